@@ -1,0 +1,34 @@
+"""The development corpus (``../shared/corpus``): where its sites and truths are."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+CORPUS = Path(os.environ.get("SKELETON_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "sites"
+
+
+@dataclass
+class CorpusSite:
+    name: str
+    truth: Path
+    serve_dir: Path
+    start_url: str
+    scope: str
+
+
+def corpus_sites() -> list[CorpusSite]:
+    manifest = json.loads((CORPUS / "MANIFEST.json").read_text())
+    return [CorpusSite(Path(m["truth"]).stem, CORPUS / m["truth"], Path(m["serve_dir"]),
+                       m["start_url"], m["crawl_scope_prefix"]) for m in manifest]
+
+
+def fixture_sites() -> list[CorpusSite]:
+    out = []
+    for truth in sorted(FIXTURES.glob("*.truth.json")):
+        name = truth.name.split(".")[0]
+        out.append(CorpusSite(name, truth, FIXTURES / name, "http://127.0.0.1:8000/index.html",
+                              "http://127.0.0.1:8000/"))
+    return out

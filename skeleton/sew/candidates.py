@@ -1,0 +1,63 @@
+"""GENCANLINKSETS (SEW Section 3.2.2, Figure 2).
+
+Links are clustered by DOM depth (FINDLINKNODESATSAMELEVEL) and then by tag path
+(GROUPBYPATH); every cluster is pruned by PRUNELINKSET and kept when its size lies
+strictly between MinNL and MaxNL.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .heuristics import (ph_anchor, ph_dis_diff, ph_link_dup, ph_link_set_dup,
+                         ph_max_num_word, ph_style)
+from .links import LinkNode
+
+__all__ = ["CandidateParams", "group_by_level_and_path", "prune_link_set", "gen_candidate_link_sets"]
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateParams:
+    min_nl: int
+    max_nl: int
+    max_num_word: float
+    disdiff_z: float
+    linkset_dup_jaccard: float
+
+
+def group_by_level_and_path(links: Sequence[LinkNode]) -> Iterator[list[LinkNode]]:
+    """Figure 2, lines 6-22: repeatedly take the first remaining link, gather the
+    remaining links at its depth, and split them by path; a link alone at its depth
+    is dropped. Groups come out in the order of their first link."""
+    by_depth: dict[int, dict[tuple[str, ...], list[LinkNode]]] = {}
+    for link in links:
+        by_depth.setdefault(link.depth, {}).setdefault(link.path, []).append(link)
+    order = sorted(by_depth, key=lambda d: next(iter(by_depth[d].values()))[0].number)
+    for depth in order:
+        paths = by_depth[depth]
+        if sum(len(group) for group in paths.values()) < 2:
+            continue
+        yield from paths.values()
+
+
+def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
+                   known: Iterable[set[str]]) -> list[LinkNode]:
+    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order."""
+    kept = ph_anchor(links)
+    kept = ph_link_dup(kept)
+    kept = ph_style(kept)
+    kept = ph_dis_diff(kept, params.disdiff_z)
+    kept = ph_max_num_word(kept, params.max_num_word)
+    return ph_link_set_dup(kept, known, params.linkset_dup_jaccard)
+
+
+def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
+                            known: Sequence[set[str]] = ()) -> list[list[LinkNode]]:
+    """Candidate link sets of a page; ``known`` are the navigation link sets (URL
+    sets) of the page's ancestors, for LinkSetDup."""
+    found = []
+    for group in group_by_level_and_path(links):
+        kept = prune_link_set(group, params, known)
+        if params.min_nl < len(kept) < params.max_nl:
+            found.append(kept)
+    return found

@@ -1,0 +1,72 @@
+"""Navigation link set detection on one page: GENCANLINKSETS then SELECTNAVLINKSET.
+
+An empty result makes the page a content page (a leaf of the skeleton).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from .candidates import CandidateParams, gen_candidate_link_sets
+from .features import link_set_features
+from .links import LinkNode, extract_links
+from .model import SEWModel
+from .selection import log_confidence, prob, select
+
+__all__ = ["Detection", "candidate_params", "detect_navigation", "detect_in_links"]
+
+
+@dataclass
+class Detection:
+    """What SELECTNAVLINKSET decided for a page."""
+
+    nav_sets: list[list[LinkNode]] = field(default_factory=list)
+    #: PROB of the best candidate's combined confidence (0.0 without candidates)
+    confidence: float = 0.0
+    candidates: int = 0
+    links: int = 0
+
+    @property
+    def is_navigation(self) -> bool:
+        return bool(self.nav_sets)
+
+    def nav_links(self, page_url: str = "") -> list[LinkNode]:
+        """The accepted links that lead to other pages, first occurrence of each URL."""
+        seen = {page_url}
+        out = []
+        for link_set in self.nav_sets:
+            for link in link_set:
+                if link.url and link.url not in seen:
+                    seen.add(link.url)
+                    out.append(link)
+        return out
+
+
+def candidate_params(model: SEWModel) -> CandidateParams:
+    return CandidateParams(model.min_nl, model.max_nl, model.max_num_word,
+                           model.disdiff_z, model.linkset_dup_jaccard)
+
+
+def detect_in_links(links: Sequence[LinkNode], page_url: str, home_url: str,
+                    model: SEWModel, known: Sequence[set[str]] = ()) -> Detection:
+    candidates = gen_candidate_link_sets(links, candidate_params(model), known)
+    scores = [log_confidence(link_set_features(c, page_url, home_url), model) for c in candidates]
+    chosen = select(scores, model)
+    best = max(scores) if scores else None
+    return Detection(
+        nav_sets=[candidates[i] for i in chosen],
+        confidence=prob(best, model.mu_c, model.sigma_c) if best is not None else 0.0,
+        candidates=len(candidates), links=len(links))
+
+
+def detect_navigation(root: etree._Element | None, page_url: str, model: SEWModel,
+                      known: Sequence[set[str]] = (), home_url: str | None = None) -> Detection:
+    """Detect the navigation link sets of the page parsed as ``root``.
+
+    ``known`` holds the URL sets of the navigation link sets of the page's
+    ancestors (LinkSetDup); ``home_url`` is the site's base URL (VarURLNumDir).
+    """
+    links = extract_links(root, page_url)
+    return detect_in_links(links, page_url, home_url or page_url, model, known)

@@ -1,0 +1,92 @@
+"""The pruning heuristics of SEW Section 3.2.2, applied by PRUNELINKSET (Figure 2).
+
+Each takes a link set (link nodes in document order) and returns the links kept:
+a subset, or the empty list when the whole set is discarded.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from statistics import fmean, pstdev
+
+from .links import LinkNode
+
+__all__ = [
+    "DISDIFF_MIN_GAP", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "ph_max_num_word", "ph_link_set_dup", "jaccard",
+]
+
+#: DisDiff never splits at a gap of fewer link numbers than this.
+DISDIFF_MIN_GAP = 4
+
+
+def _largest_group(links: Sequence[LinkNode], key: Callable[[LinkNode], Hashable]) -> list[LinkNode]:
+    groups: dict[Hashable, list[LinkNode]] = {}
+    for link in links:
+        groups.setdefault(key(link), []).append(link)
+    # ties go to the group that appears first (dicts keep insertion order)
+    return max(groups.values(), key=len) if groups else []
+
+
+def ph_anchor(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """Anchor: keep the largest group of links with the same anchor type (text/image)."""
+    return _largest_group(links, lambda link: link.anchor)
+
+
+def ph_link_dup(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """LinkDup: of links with the same SecName or URL, keep the first."""
+    names: set[str] = set()
+    urls: set[str] = set()
+    kept = []
+    for link in links:
+        name = link.sec_name.lower()
+        key = link.url or link.href
+        if (name and name in names) or key in urls:
+            continue
+        names.add(name)
+        urls.add(key)
+        kept.append(link)
+    return kept
+
+
+def ph_style(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """Style: keep the largest cluster of links with the same presentation along the path."""
+    return _largest_group(links, lambda link: link.style)
+
+
+def ph_dis_diff(links: Sequence[LinkNode], z: float) -> list[LinkNode]:
+    """DisDiff: if one gap between consecutive link numbers is statistically larger
+    than the rest (more than ``z`` deviations above their mean), split there and keep
+    the first part."""
+    if len(links) < 3:
+        return list(links)
+    gaps = [b.number - a.number for a, b in zip(links, links[1:])]
+    cut = max(range(len(gaps)), key=gaps.__getitem__)
+    rest = gaps[:cut] + gaps[cut + 1:]
+    limit = fmean(rest) + z * max(pstdev(rest), 1.0)
+    if gaps[cut] >= DISDIFF_MIN_GAP and gaps[cut] > limit:
+        return list(links[: cut + 1])
+    return list(links)
+
+
+def ph_max_num_word(links: Sequence[LinkNode], max_words: float) -> list[LinkNode]:
+    """MaxNumWord: discard the set when its mean SecName word count is >= ``max_words``."""
+    if links and fmean(link.words for link in links) >= max_words:
+        return []
+    return list(links)
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def ph_link_set_dup(links: Sequence[LinkNode], known: Iterable[set[str]],
+                    min_jaccard: float) -> list[LinkNode]:
+    """LinkSetDup: discard the set when it is (nearly: Jaccard >= ``min_jaccard``) one
+    of the navigation link sets already discovered on the page's ancestors."""
+    urls = {link.url for link in links if link.url}
+    for seen in known:
+        if urls and jaccard(urls, seen) >= min_jaccard:
+            return []
+    return list(links)

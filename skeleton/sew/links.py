@@ -1,0 +1,96 @@
+"""Link nodes of the XHTML DOM tree model (SEW Section 3.2.1).
+
+Each ``<a href>`` becomes a :class:`LinkNode` numbered in document order, with its
+SecName (anchor text, or the ``alt`` of an image anchor), its DOM depth, its tag
+path to the root, and the presentational attributes along that path (for the
+Style heuristic).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from .urls import URLType, resolve, url_type
+
+__all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name"]
+
+#: Presentation-related attributes compared by the Style heuristic (Section 3.2.2:
+#: CSS style, SIZE and COLOR of FONT, BGCOLOR of TR and TD, ...). ``class`` is not
+#: among them: on modern sites it names structure (``part``, ``chapter``) as often
+#: as presentation, and splitting a table of contents by it loses real navigation.
+STYLE_ATTRIBUTES = ("style", "size", "color", "face", "bgcolor", "background", "align",
+                    "valign", "width", "height", "border")
+#: Links beyond this many on one page are ignored (huge pages stay bounded).
+MAX_LINKS = 5000
+_IMG_ALT = "string(.//img/@alt)"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkNode:
+    """One link node: number, href, resolved URL, SecName, depth, path and style."""
+
+    number: int
+    href: str
+    url: str
+    url_type: URLType
+    sec_name: str
+    depth: int
+    path: tuple[str, ...]
+    style: tuple[tuple[str, ...], ...]
+    anchor: str  # "text" or "image": the anchor's presentation type
+
+    @property
+    def words(self) -> int:
+        return len(self.sec_name.split())
+
+
+def sec_name(a: etree._Element) -> tuple[str, str]:
+    """SecName and anchor type of a link element."""
+    text = " ".join(a.text_content().split())
+    if text:
+        return text, "text"
+    if a.find(".//img") is not None:
+        return " ".join(str(a.xpath(_IMG_ALT)).split()), "image"
+    return "", "text"
+
+
+def _style_of(el: etree._Element) -> tuple[str, ...]:
+    attrib = el.attrib
+    return (el.tag,) + tuple(f"{k}={attrib[k]}" for k in STYLE_ATTRIBUTES if k in attrib)
+
+
+def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
+    """All link nodes of the page in document order (pre-order, depth-first)."""
+    if root is None:
+        return []
+    cache: dict[etree._Element, tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = {}
+
+    def ancestry(el: etree._Element):
+        chain = []
+        node = el
+        while node is not None and node not in cache:
+            chain.append(node)
+            node = node.getparent()
+        path, style = cache[node] if node is not None else ((), ())
+        for n in reversed(chain):
+            tag = n.tag if isinstance(n.tag, str) else "#"
+            path, style = path + (tag,), style + (_style_of(n),)
+            cache[n] = (path, style)
+        return path, style
+
+    links: list[LinkNode] = []
+    for a in root.iter("a"):
+        href = a.get("href")
+        if href is None:
+            continue
+        parent = a.getparent()
+        path, style = ancestry(parent) if parent is not None else ((), ())
+        name, anchor = sec_name(a)
+        links.append(LinkNode(
+            number=len(links), href=href, url=resolve(href, page_url),
+            url_type=url_type(href, page_url), sec_name=name, depth=len(path) + 1,
+            path=path + ("a",), style=style + (_style_of(a),), anchor=anchor))
+        if len(links) >= MAX_LINKS:
+            break
+    return links

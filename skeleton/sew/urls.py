@@ -1,0 +1,138 @@
+"""URL classification and hygiene.
+
+The five URL types of SEW Section 3.3.1 (relative, absolute, cross-site, anchor,
+other), directory levels for VarURLNumDir and containment for URLContain, plus
+the canonical form and spider-trap checks the crawler applies to every link.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from enum import Enum
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from w3lib.url import canonicalize_url, url_query_cleaner
+
+__all__ = [
+    "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
+    "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "contained",
+    "in_scope", "trap_reason", "normalize_page",
+]
+
+#: SEW Section 3.3.1: the number of directory levels given to *other* URLs.
+OTHER_NUM_DIR = 1000
+#: Spider-trap limits: longest URL followed, most repetitions of one path segment.
+MAX_URL_LENGTH = 512
+MAX_REPEATED_SEGMENTS = 2
+#: Query parameters that carry session ids; dropped from canonical URLs.
+SESSION_PARAMS = ("sid", "sessionid", "session_id", "phpsessid", "jsessionid", "sessid",
+                  "zenid", "osCsid", "s")
+_SESSION_PATH = re.compile(r";(jsessionid|sessionid|sid)=[^/?#]*", re.I)
+_FOLLOWABLE_SCHEMES = ("http", "https")
+
+
+class URLType(str, Enum):
+    RELATIVE = "relative"
+    ABSOLUTE = "absolute"
+    CROSS_SITE = "cross-site"
+    ANCHOR = "anchor"
+    OTHER = "other"
+
+
+def url_type(href: str, page_url: str) -> URLType:
+    """Classify a raw ``href`` as in SEW Section 3.3.1."""
+    href = href.strip()
+    if href.startswith("#"):
+        return URLType.ANCHOR
+    parts = urlsplit(href)
+    if parts.scheme and parts.scheme.lower() not in _FOLLOWABLE_SCHEMES:
+        return URLType.OTHER
+    if parts.netloc or href.startswith("//"):
+        same = parts.netloc.lower() == urlsplit(page_url).netloc.lower()
+        return URLType.ABSOLUTE if same else URLType.CROSS_SITE
+    if href.startswith("/"):
+        return URLType.ABSOLUTE
+    if not href:
+        return URLType.ANCHOR
+    return URLType.RELATIVE
+
+
+def resolve(href: str, page_url: str) -> str:
+    """Absolute canonical URL of ``href`` on ``page_url``, or '' if not http(s)."""
+    href = href.strip()
+    if not href or href.startswith("#"):
+        return ""
+    try:
+        absolute = urljoin(page_url, href)
+    except ValueError:
+        return ""
+    if urlsplit(absolute).scheme.lower() not in _FOLLOWABLE_SCHEMES:
+        return ""
+    return canonical(absolute)
+
+
+def canonical(url: str) -> str:
+    """Canonical form: no fragment, no session ids, sorted query, normalized escapes."""
+    try:
+        url = _SESSION_PATH.sub("", url)
+        url = url_query_cleaner(url, SESSION_PARAMS, remove=True, unique=False,
+                                keep_fragments=False)
+        return canonicalize_url(url, keep_fragments=False)
+    except (ValueError, UnicodeError):
+        return ""
+
+
+def directory(url: str) -> str:
+    """The directory part of a URL's path ('/a/b/' for '/a/b/c.html')."""
+    path = urlsplit(url).path or "/"
+    return path if path.endswith("/") else posixpath.dirname(path).rstrip("/") + "/"
+
+
+def num_dirs(url: str, base_dir: str = "/") -> int:
+    """Directory levels of ``url`` below ``base_dir`` (VarURLNumDir), ``OTHER_NUM_DIR``
+    for non-http URLs."""
+    if not url:
+        return OTHER_NUM_DIR
+    path = directory(url)
+    if path.startswith(base_dir):
+        path = path[len(base_dir):]
+    return len([seg for seg in path.split("/") if seg])
+
+
+def contained(url: str, page_url: str) -> bool:
+    """URLContain: is ``url`` under the directory of ``page_url`` (same host)?"""
+    if not url:
+        return False
+    a, b = urlsplit(url), urlsplit(page_url)
+    return a.netloc == b.netloc and a.path.startswith(directory(page_url))
+
+
+def in_scope(url: str, base_url: str) -> bool:
+    """Same host as the base URL and under the base URL's directory."""
+    if not url:
+        return False
+    a, b = urlsplit(url), urlsplit(base_url)
+    return a.netloc.lower() == b.netloc.lower() and a.path.startswith(directory(base_url))
+
+
+def trap_reason(url: str) -> str | None:
+    """Why a URL looks like a spider trap ('url_length', 'repeated_segment'), or None."""
+    if len(url) > MAX_URL_LENGTH:
+        return "url_length"
+    segments = [seg for seg in urlsplit(url).path.split("/") if seg]
+    counts: dict[str, int] = {}
+    for seg in segments:
+        counts[seg] = counts.get(seg, 0) + 1
+        if counts[seg] > MAX_REPEATED_SEGMENTS:
+            return "repeated_segment"
+    return None
+
+
+def normalize_page(url: str) -> str:
+    """Page identity for comparison with a truth tree: ``dir/``, ``dir/index.html``
+    and ``./`` are the same page; fragments are dropped."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    if path.endswith("/"):
+        path += "index.html"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
