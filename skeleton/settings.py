@@ -1,0 +1,40 @@
+"""Scrapy settings of the skeleton project.
+
+Project settings: ``SKELETON_DATA_DIR`` (where the embedded Redis keeps its data,
+default ``./.skeleton-data``) and ``REDIS_URL`` (an external Redis server; also
+read from the environment). Crawls are polite by default: robots.txt,
+AutoThrottle, a named user agent and a download size cap.
+"""
+
+BOT_NAME = "skeleton"
+SPIDER_MODULES = ["skeleton.spiders"]
+NEWSPIDER_MODULE = "skeleton.spiders"
+COMMANDS_MODULE = "skeleton.commands"
+
+USER_AGENT = "skeleton/0.1 (website navigation skeleton mapper; Scrapy)"
+ROBOTSTXT_OBEY = True
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_TIMEOUT = 60
+DOWNLOAD_MAXSIZE = 20 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 5 * 1024 * 1024
+TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
+COOKIES_ENABLED = False
+
+# Redis: scrapy-redis' scheduler and dupefilter; keys are set per crawl by the spider.
+SKELETON_DATA_DIR = ".skeleton-data"
+REDIS_URL = None
+SCHEDULER = "skeleton.scheduler.Scheduler"
+DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
+SCHEDULER_PERSIST = True
+SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.FifoQueue"
+SCHEDULER_SERIALIZER = "skeleton.serializer"
+SCHEDULER_IDLE_BEFORE_CLOSE = 0
+
+ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
+FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
+FEED_EXPORT_ENCODING = "utf-8"
