@@ -1,0 +1,75 @@
+"""Every Redis key the project uses, namespaced per crawl.
+
+A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
+scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
+(hash: page URL -> JSON page record), ``:edges`` (hash: child URL -> JSON
+``{"parent", "depth"}``, the best edge seen) and ``:meta`` (hash: base, mode,
+started, finished, finish_reason). ``skeleton:crawls`` is the set of crawl ids.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from skeleton.sew.urls import directory
+
+__all__ = ["PREFIX", "CRAWLS", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
+
+PREFIX = "skeleton"
+CRAWLS = f"{PREFIX}:crawls"
+_CRAWL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+_SLUG_SEPARATORS = re.compile(r"[^A-Za-z0-9.]+")
+
+
+def valid_crawl_id(crawl: str) -> bool:
+    """Crawl ids are short and plain: letters, digits, '.', '_' and '-' (never
+    '%' or ':', which would clash with scrapy-redis key templates and namespaces)."""
+    return bool(_CRAWL_ID.match(crawl))
+
+
+def crawl_id_for(base_url: str, mode: str = "sew") -> str:
+    """Default crawl id: host, port and directory of the base URL as a slug
+    (``http://127.0.0.1:8000/en/`` -> ``127.0.0.1-8000-en``), plus ``-bfs`` for
+    the baseline mode so both modes of one site can be kept side by side."""
+    parts = urlsplit(base_url)
+    slug = _SLUG_SEPARATORS.sub("-", parts.netloc + directory(base_url)).strip("-.")
+    slug = slug[:180] or "site"
+    return slug if mode == "sew" else f"{slug}-{mode}"
+
+
+@dataclass(frozen=True)
+class CrawlKeys:
+    """The keys of one crawl."""
+
+    crawl: str
+
+    def __post_init__(self) -> None:
+        if not valid_crawl_id(self.crawl):
+            raise ValueError(f"invalid crawl id {self.crawl!r}: use letters, digits, '.', '_', '-'")
+
+    def _key(self, name: str) -> str:
+        return f"{PREFIX}:{self.crawl}:{name}"
+
+    @property
+    def requests(self) -> str:
+        return self._key("requests")
+
+    @property
+    def dupefilter(self) -> str:
+        return self._key("dupefilter")
+
+    @property
+    def pages(self) -> str:
+        return self._key("pages")
+
+    @property
+    def edges(self) -> str:
+        return self._key("edges")
+
+    @property
+    def meta(self) -> str:
+        return self._key("meta")
+
+    def all(self) -> tuple[str, ...]:
+        return (self.requests, self.dupefilter, self.pages, self.edges, self.meta)
