@@ -1,0 +1,140 @@
+"""Records the crawl in Redis: page records, best tree edges and crawl metadata.
+
+For each item one Lua script stores the page record in ``:pages`` and offers,
+for each of its navigation links, the edge candidate child -> (parent,
+child depth) to ``:edges``, which keeps per child the smallest ``(depth, parent
+URL)`` pair (URLs compared bytewise). Edges to the crawl's root are never kept.
+
+Why the kept edges form a tree (no cycle): write D(p) for the crawl depth of a
+fetched page p (the depth in the request that fetched it) and d(u) for the depth
+of the edge kept for u (d(root) = 0). Every edge candidate offered by page p has
+depth D(p) + level, and a nested entry's parent entry is offered by the same
+item at depth D(p) + level - 1, so a candidate's depth is always one more than
+the depth at which its parent was offered or fetched. The request that fetched
+p was created from one of those candidates, so d(p) <= D(p): d never exceeds the
+crawl depth, and offering more candidates only lowers it. Hence along every
+kept edge parent -> child, d(parent) < d(child); a cycle would need d to
+decrease somewhere, so there is none, and as nothing points to the root, every
+chain of kept edges from the root is finite. The rule is a minimum over a total
+order, so applying candidates in any order, or twice, gives the same edges.
+
+At open, a crawl id whose previous run finished (reason ``finished``) is reset
+and crawled afresh; an interrupted one resumes from its queue and dupefilter.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Self
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+from skeleton.redis_keys import CRAWLS, CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.tree import nest_links
+
+if TYPE_CHECKING:
+    import redis
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+__all__ = ["TreePipeline", "EDGE_SCRIPT", "page_record"]
+
+logger = logging.getLogger(__name__)
+
+#: KEYS: pages, edges. ARGV: root, page URL, page record, then (child, parent,
+#: depth) triples. Returns the number of edges changed.
+EDGE_SCRIPT = """
+local function less(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+local changed = 0
+for i = 4, #ARGV - 2, 3 do
+  local child, parent, depth = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  if child ~= ARGV[1] and child ~= parent then
+    local old = redis.call('HGET', KEYS[2], child)
+    local better = true
+    if old then
+      local edge = cjson.decode(old)
+      better = depth < edge.depth or (depth == edge.depth and less(parent, edge.parent))
+    end
+    if better then
+      redis.call('HSET', KEYS[2], child, cjson.encode({parent = parent, depth = depth}))
+      changed = changed + 1
+    end
+  end
+end
+return changed
+"""
+
+
+def page_record(item: Any) -> dict[str, Any]:
+    """The JSON-safe page record of an item."""
+    return dict(ItemAdapter(item).asdict())
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class TreePipeline:
+    """Stores pages and tree edges of the skeleton spider's items in Redis."""
+
+    def __init__(self, crawler: Crawler, server: redis.Redis) -> None:
+        self.crawler = crawler
+        self.server = server
+        self.script = server.register_script(EDGE_SCRIPT)
+        spider = crawler.spider
+        self.keys = CrawlKeys(spider.crawl_id)
+        self.root = spider.base
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        spider = crawler.spider
+        if not (hasattr(spider, "crawl_id") and hasattr(spider, "base")):
+            raise NotConfigured("TreePipeline works with the skeleton spider only")
+        pipeline = cls(crawler, connect(crawler.settings))
+        crawler.signals.connect(pipeline.spider_closed, signal=signals.spider_closed)
+        return pipeline
+
+    def open_spider(self) -> None:
+        spider = self.crawler.spider
+        meta = {k.decode(): v.decode() for k, v in self.server.hgetall(self.keys.meta).items()}
+        if meta.get("finish_reason") == "finished":
+            logger.info("crawl %s finished before: starting it afresh", self.keys.crawl)
+            self.server.delete(*self.keys.all())
+        elif meta:
+            logger.info("resuming crawl %s (last stopped: %s)", self.keys.crawl,
+                        meta.get("finish_reason", "unknown"))
+        self.server.hdel(self.keys.meta, "finished", "finish_reason")
+        self.server.hset(self.keys.meta, mapping={
+            "base": self.root, "mode": spider.mode, "started": _now(),
+            "depth": "" if spider.max_depth is None else str(spider.max_depth),
+            "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
+        })
+        self.server.sadd(CRAWLS, self.keys.crawl)
+
+    def process_item(self, item: Any) -> Any:
+        record = page_record(item)
+        args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True)]
+        depth = int(record["depth"])
+        links = [(link["url"], link["parent"]) for link in record.get("nav_links") or []]
+        for child, parent, level in nest_links(record["url"], links):
+            args += [child, parent, depth + level]
+        self.script(keys=[self.keys.pages, self.keys.edges], args=args)
+        return item
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        try:
+            self.server.hset(self.keys.meta, mapping={"finished": _now(), "finish_reason": reason})
+        finally:
+            self.server.close()
