@@ -1,0 +1,243 @@
+"""The ``skeleton`` spider: crawls a site breadth-first along its navigation links.
+
+Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
+crawl stays on its host, under its directory), ``depth`` (pages at this depth are
+fetched but their links are not followed), ``max_pages`` (stop after analysing
+this many pages), ``crawl`` (crawl id, default derived from ``base``), ``model``
+(a SEW model file, default the shipped model) and ``mode`` (``sew``, or ``bfs``:
+the baseline that follows every in-scope link).
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, Self
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy.crawler import Crawler
+from scrapy.exceptions import UsageError
+from scrapy.http import Response
+from scrapy.utils.defer import deferred_from_coro
+from w3lib.encoding import http_content_type_encoding
+
+from skeleton.items import PageItem
+from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.redis_server import redis_url
+from skeleton.sew.detect import NavLink, detect_navigation
+from skeleton.sew.dom import looks_binary, page_title, parse_html
+from skeleton.sew.links import extract_links
+from skeleton.sew.model import ModelError, load_model
+from skeleton.sew.urls import canonical, in_scope, trap_reason
+from skeleton.tree import nest_links
+
+__all__ = ["SkeletonSpider"]
+
+logger = logging.getLogger(__name__)
+
+MODES = ("sew", "bfs")
+#: Ancestors whose navigation link sets are passed on for LinkSetDup.
+KNOWN_ANCESTORS = 8
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+META_DEPTH, META_PARENT, META_KNOWN = "skeleton_depth", "skeleton_parent", "skeleton_known"
+
+
+def _base_url(base: str | None) -> str:
+    if not base:
+        raise UsageError("the skeleton spider needs a start URL: -a base=http://host/path/")
+    parts = urlsplit(base.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"base must be an absolute http(s) URL, got {base!r}")
+    url = canonical(base.strip())
+    if not url:
+        raise UsageError(f"base is not a valid URL: {base!r}")
+    return url
+
+
+def _positive_int(name: str, value: Any, minimum: int) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"{name} must be an integer, got {value!r}") from None
+    if number < minimum:
+        raise UsageError(f"{name} must be at least {minimum}, got {number}")
+    return number
+
+
+class SkeletonSpider(scrapy.Spider):
+    name = "skeleton"
+
+    def __init__(self, base: str | None = None, depth: str | int | None = None,
+                 max_pages: str | int | None = None, crawl: str | None = None,
+                 model: str | None = None, mode: str = "sew", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
+                                    model=model, mode=mode)
+        self.base: str = args["base"]
+        self.max_depth: int | None = args["depth"]
+        self.max_pages: int | None = args["max_pages"]
+        self.mode: str = args["mode"]
+        self.crawl_id: str = args["crawl"]
+        self.model = args["model"]
+        self.keys = CrawlKeys(self.crawl_id)
+        self.pages_seen = 0
+
+    @staticmethod
+    def check_arguments(base: str | None = None, depth: str | int | None = None,
+                        max_pages: str | int | None = None, crawl: str | None = None,
+                        model: str | None = None, mode: str = "sew",
+                        **kwargs: Any) -> dict[str, Any]:
+        """Validated spider arguments; raises ``UsageError`` with a one-line message."""
+        url = _base_url(base)
+        if mode not in MODES:
+            raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        crawl = crawl or crawl_id_for(url, mode)
+        if not valid_crawl_id(crawl):
+            raise UsageError(f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-'")
+        try:
+            sew_model = load_model(model) if mode == "sew" else None
+        except ModelError as exc:
+            raise UsageError(str(exc)) from None
+        return {"base": url, "depth": _positive_int("depth", depth, 0),
+                "max_pages": _positive_int("max_pages", max_pages, 1), "mode": mode,
+                "crawl": crawl, "model": sew_model}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        # Scrapy applies and freezes settings after creating the spider: every
+        # Redis user (scheduler, dupefilter, pipeline) reads the same URL and keys.
+        crawler.settings.set("REDIS_URL", redis_url(crawler.settings), priority="cmdline")
+        crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
+        crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
+        return spider
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        yield scrapy.Request(self.base, callback=self.parse,
+                             meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: []})
+
+    # -- callback ---------------------------------------------------------------
+
+    def parse(self, response: Response, **kwargs: Any) -> Iterator[PageItem | scrapy.Request]:
+        stats = self.crawler.stats
+        if self.max_pages is not None and self.pages_seen >= self.max_pages:
+            stats.inc_value("skeleton/max_pages/dropped")
+            return
+        self.pages_seen += 1
+        stats.inc_value("skeleton/pages")
+        url = canonical(response.request.meta.get("redirect_urls", [response.url])[0]) or response.url
+        depth = int(response.meta.get(META_DEPTH, 0))
+        item = PageItem(url=url, parent=response.meta.get(META_PARENT), depth=depth, title="",
+                        is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
+                        reason=None)
+        try:
+            requests = self._analyse(response, item)
+        except Exception:
+            logger.exception("error analysing %s", response.url)
+            stats.inc_value("skeleton/errors")
+            item.update(is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
+                        reason="error")
+            requests = []
+        if self.max_pages is not None and self.pages_seen >= self.max_pages:
+            self._budget_spent(len(requests))
+            requests = []
+        yield item
+        yield from requests
+
+    def _budget_spent(self, unfollowed: int) -> None:
+        stats = self.crawler.stats
+        stats.set_value("skeleton/max_pages/reached", self.max_pages)
+        stats.inc_value("skeleton/max_pages/unfollowed", unfollowed)
+        if self.crawler.engine is not None:
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason="max_pages"))
+
+    def _leaf(self, item: PageItem, reason: str) -> list[scrapy.Request]:
+        item["reason"] = reason
+        self.crawler.stats.inc_value(f"skeleton/leaf_reason/{reason}")
+        return []
+
+    def _analyse(self, response: Response, item: PageItem) -> list[scrapy.Request]:
+        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
+        mime = content_type.split(";")[0].strip().lower()
+        if mime and mime not in HTML_TYPES:
+            return self._leaf(item, "non_html")
+        body = response.body
+        if not body.strip():
+            return self._leaf(item, "empty")
+        if looks_binary(body):
+            return self._leaf(item, "binary")
+        root = parse_html(body, http_content_type_encoding(content_type))
+        if root is None:
+            return self._leaf(item, "unparsable")
+        page = item["url"]
+        final = canonical(response.url) or page
+        item["title"] = page_title(root)
+        known = response.meta.get(META_KNOWN) or []
+        if self.mode == "sew":
+            detection = detect_navigation(root, final, self.model,
+                                          [set(urls) for ancestor in known for urls in ancestor],
+                                          self.base)
+            raw = detection.nav_links(final)
+            item.update(confidence=detection.confidence, candidates=detection.candidates)
+            accepted = [sorted({link.url for link in link_set if link.url})
+                        for link_set in detection.nav_sets]
+        else:
+            raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)]
+            accepted = []
+        links = self._followable(raw, page, final)
+        item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
+        item["is_navigation"] = bool(links) if self.mode == "bfs" else bool(detection.nav_sets)
+        self.crawler.stats.inc_value("skeleton/nav_pages" if item["is_navigation"]
+                                     else "skeleton/content_pages")
+        child_known = (known + [accepted])[-KNOWN_ANCESTORS:]
+        requests = []
+        for url, _, parent, level in links:
+            child_depth = item["depth"] + level
+            if self.max_depth is not None and child_depth > self.max_depth:
+                self.crawler.stats.inc_value("skeleton/depth_limited")
+                continue
+            requests.append(scrapy.Request(url, callback=self.parse, meta={
+                META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known}))
+        return requests
+
+    def _skip_reason(self, url: str) -> str | None:
+        if not url or urlsplit(url).scheme not in ("http", "https"):
+            return "filtered/not_http"
+        if urlsplit(url).netloc.lower() != urlsplit(self.base).netloc.lower():
+            return "filtered/offsite"
+        if not in_scope(url, self.base):
+            return "filtered/out_of_scope"
+        reason = trap_reason(url)
+        return f"trap/{reason}" if reason else None
+
+    def _followable(self, raw: list[NavLink], page: str,
+                    final: str) -> list[tuple[str, str, str, int]]:
+        """Links worth following as ``(url, text, parent, level)``: first occurrence,
+        not the page itself, in scope and not a trap. A nested entry whose parent
+        entry was dropped hangs from its nearest kept ancestor, else from the page;
+        ``level`` is the nesting level below the page (1 for direct links)."""
+        own = {page, final}
+        by_url: dict[str, NavLink] = {}
+        for link in raw:
+            by_url.setdefault(link.url, link)
+        kept: dict[str, NavLink] = {}
+        for link in raw:
+            if link.url in kept or link.url in own:
+                continue
+            reason = self._skip_reason(link.url)
+            if reason:
+                self.crawler.stats.inc_value(f"skeleton/{reason}")
+                continue
+            kept[link.url] = link
+        links = []
+        for url, link in kept.items():
+            parent, seen = link.parent, {url}
+            while parent not in own and parent not in kept and parent in by_url \
+                    and parent not in seen:
+                seen.add(parent)
+                parent = by_url[parent].parent
+            links.append((url, page if parent in own else parent))
+        return [(url, kept[url].text, parent, level)
+                for url, parent, level in nest_links(page, links)]
