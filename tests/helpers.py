@@ -1,4 +1,4 @@
-"""Helpers for the tests: paths, quiet HTTP handler, running Scrapy commands."""
+"""Helpers for the tests: paths, HTTP handlers, running crawls and Scrapy commands."""
 from __future__ import annotations
 
 import http.server
@@ -6,6 +6,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from scrapy import signals
+from scrapy.crawler import CrawlerRunner
+from scrapy.settings import Settings
+from twisted.internet.defer import Deferred
+
+from skeleton.spiders.skeleton import SkeletonSpider
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -35,3 +43,58 @@ def run_scrapy(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedPr
     """Run ``python -m scrapy ARGS`` in ``cwd``; returns the finished process."""
     return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=cwd, env=scrapy_env(**env),
                           capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
+
+
+class TrapHandler(http.server.BaseHTTPRequestHandler):
+    """``/`` links to ``a/`` and to a calendar; ``/a/.../`` links to ``a/`` below
+    itself; ``/cal?month=N`` links to the previous and next months, forever."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        segments = [s for s in parts.path.split("/") if s]
+        if parts.path == "/":
+            links = [("a/", "Archive"), ("cal?month=0", "Calendar")]
+        elif segments and set(segments) == {"a"} and parts.path.endswith("/"):
+            links = [("a/", "Older"), ("/", "Home")]
+        elif parts.path == "/cal":
+            month = int(parse_qs(parts.query).get("month", ["0"])[0])
+            links = [(f"cal?month={month - 1}", "Previous month"),
+                     (f"cal?month={month + 1}", "Next month")]
+            links = [(f"/{href}", text) for href, text in links]
+        else:
+            self.send_error(404)
+            return
+        anchors = "".join(f'<li><a href="{href}">{text}</a></li>' for href, text in links)
+        body = f"<html><head><title>{self.path}</title></head><body><ul>{anchors}</ul></body></html>"
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def project_settings(overrides: dict[str, str]) -> Settings:
+    """The project's settings for an in-process crawl, fast on localhost."""
+    settings = Settings()
+    settings.setmodule("skeleton.settings", priority="project")
+    settings.update({**overrides, "AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0,
+                     "LOG_LEVEL": "INFO"}, priority="cmdline")
+    return settings
+
+
+def crawl_in_process(settings: Settings, **args: str) -> Deferred:
+    """Run the skeleton spider; the Deferred fires with ``(stats, items)``."""
+    crawler = CrawlerRunner(settings).create_crawler(SkeletonSpider)
+    items: list[dict] = []
+
+    def collect(item, response, spider):
+        items.append(dict(item))
+
+    crawler.signals.connect(collect, signal=signals.item_scraped, weak=False)
+    done = crawler.crawl(**args)
+    done.addCallback(lambda _: (crawler.stats.get_stats(), items))
+    return done

@@ -201,12 +201,15 @@ def test_max_pages_budget() -> None:
     _, requests = respond(spider, BASE, body)
     assert len(requests) == 1
     items, requests = respond(spider, "http://127.0.0.1:9/site/x.html", body)
-    assert len(items) == 1 and requests == []
-    items, requests = respond(spider, "http://127.0.0.1:9/site/y.html", body)
-    assert items == [] and requests == []
+    assert len(items) == 1 and len(requests) == 1  # queued for a resumed crawl
+    meta = {"skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": [],
+            "redirect_urls": ["http://127.0.0.1:9/site/y.html"], "download_latency": 0.5}
+    items, requests = respond(spider, "http://127.0.0.1:9/site/y/", body, meta=meta)
+    assert items == [] and [r.url for r in requests] == ["http://127.0.0.1:9/site/y.html"]
+    assert requests[0].dont_filter and requests[0].meta == {
+        "skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": []}
     assert stat(spider, "skeleton/max_pages/reached") == 2
-    assert stat(spider, "skeleton/max_pages/unfollowed") == 1
-    assert stat(spider, "skeleton/max_pages/dropped") == 1
+    assert stat(spider, "skeleton/max_pages/requeued") == 1
     assert stat(spider, "skeleton/pages") == 2
 
 

@@ -123,12 +123,17 @@ class SkeletonSpider(scrapy.Spider):
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[PageItem | scrapy.Request]:
         stats = self.crawler.stats
+        first_url = response.meta.get("redirect_urls", [response.url])[0]
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
-            stats.inc_value("skeleton/max_pages/dropped")
+            # Over budget (a request in flight when the budget ran out): put it back in
+            # the persistent queue so that resuming the crawl fetches it.
+            stats.inc_value("skeleton/max_pages/requeued")
+            yield scrapy.Request(first_url, callback=self.parse, dont_filter=True, meta={
+                key: response.meta.get(key) for key in (META_DEPTH, META_PARENT, META_KNOWN)})
             return
         self.pages_seen += 1
         stats.inc_value("skeleton/pages")
-        url = canonical(response.request.meta.get("redirect_urls", [response.url])[0]) or response.url
+        url = canonical(first_url) or response.url
         depth = int(response.meta.get(META_DEPTH, 0))
         item = PageItem(url=url, parent=response.meta.get(META_PARENT), depth=depth, title="",
                         is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
@@ -142,15 +147,15 @@ class SkeletonSpider(scrapy.Spider):
                         reason="error")
             requests = []
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
-            self._budget_spent(len(requests))
-            requests = []
+            self._budget_spent()
         yield item
         yield from requests
 
-    def _budget_spent(self, unfollowed: int) -> None:
-        stats = self.crawler.stats
-        stats.set_value("skeleton/max_pages/reached", self.max_pages)
-        stats.inc_value("skeleton/max_pages/unfollowed", unfollowed)
+    def _budget_spent(self) -> None:
+        """Close the crawl once ``max_pages`` pages are analysed. The engine takes no
+        new request from the queue while closing, so this page's links stay queued
+        in Redis and a later run with the same crawl id resumes from them."""
+        self.crawler.stats.set_value("skeleton/max_pages/reached", self.max_pages)
         if self.crawler.crawling:
             deferred_from_coro(self.crawler.engine.close_spider_async(reason="max_pages"))
 
