@@ -13,8 +13,6 @@ from scrapy.crawler import CrawlerRunner
 from scrapy.settings import Settings
 from twisted.internet.defer import Deferred
 
-from skeleton.spiders.skeleton import SkeletonSpider
-
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -88,6 +86,8 @@ def project_settings(overrides: dict[str, str]) -> Settings:
 
 def crawl_in_process(settings: Settings, **args: str) -> Deferred:
     """Run the skeleton spider; the Deferred fires with ``(stats, items)``."""
+    from skeleton.spiders.skeleton import SkeletonSpider
+
     crawler = CrawlerRunner(settings).create_crawler(SkeletonSpider)
     items: list[dict] = []
 
