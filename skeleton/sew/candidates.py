@@ -13,7 +13,7 @@ from .heuristics import (ph_anchor, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
-__all__ = ["CandidateParams", "group_by_level_and_path", "prune_link_set", "gen_candidate_link_sets"]
+__all__ = ["CandidateParams", "shallow_positions", "group_by_level_and_path", "prune_link_set", "gen_candidate_link_sets"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +40,25 @@ def group_by_level_and_path(links: Sequence[LinkNode]) -> Iterator[list[LinkNode
         yield from paths.values()
 
 
+def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
+    """For every link, how many links at ``depth`` or shallower precede it."""
+    out, count = [], 0
+    for link in links:
+        out.append(count)
+        if link.depth <= depth:
+            count += 1
+    return out
+
+
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
-                   known: Iterable[set[str]]) -> list[LinkNode]:
-    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order."""
+                   known: Iterable[set[str]], positions: Sequence[int] | None = None) -> list[LinkNode]:
+    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order. ``positions``
+    (indexed by link number) are the distances DisDiff measures."""
     kept = ph_anchor(links)
     kept = ph_link_dup(kept)
     kept = ph_style(kept)
-    kept = ph_dis_diff(kept, params.disdiff_z)
+    kept = ph_dis_diff(kept, params.disdiff_z,
+                       [positions[link.number] for link in kept] if positions else None)
     kept = ph_max_num_word(kept, params.max_num_word)
     return ph_link_set_dup(kept, known, params.linkset_dup_jaccard)
 
@@ -56,8 +68,12 @@ def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
     """Candidate link sets of a page; ``known`` are the navigation link sets (URL
     sets) of the page's ancestors, for LinkSetDup."""
     found = []
+    positions: dict[int, list[int]] = {}
     for group in group_by_level_and_path(links):
-        kept = prune_link_set(group, params, known)
+        depth = group[0].depth
+        if depth not in positions:
+            positions[depth] = shallow_positions(links, depth)
+        kept = prune_link_set(group, params, known, positions[depth])
         if params.min_nl < len(kept) < params.max_nl:
             found.append(kept)
     return found

@@ -13,9 +13,20 @@ from .candidates import CandidateParams, gen_candidate_link_sets
 from .features import link_set_features
 from .links import LinkNode, extract_links
 from .model import SEWModel
+from .nesting import nest_link_sets
 from .selection import log_confidence, prob, select
 
-__all__ = ["Detection", "candidate_params", "detect_navigation", "detect_in_links"]
+__all__ = ["NavLink", "Detection", "candidate_params", "detect_navigation", "detect_in_links"]
+
+
+@dataclass(frozen=True, slots=True)
+class NavLink:
+    """A navigation link: its URL, SecName, and the page it hangs from (the page
+    itself, or for a nested table of contents, the URL of the enclosing entry)."""
+
+    url: str
+    text: str
+    parent: str
 
 
 @dataclass
@@ -32,15 +43,18 @@ class Detection:
     def is_navigation(self) -> bool:
         return bool(self.nav_sets)
 
-    def nav_links(self, page_url: str = "") -> list[LinkNode]:
+    def nav_links(self, page_url: str) -> list[NavLink]:
         """The accepted links that lead to other pages, first occurrence of each URL."""
+        hosts = nest_link_sets(self.nav_sets)
         seen = {page_url}
         out = []
-        for link_set in self.nav_sets:
+        for link_set in sorted(self.nav_sets, key=lambda s: (s[0].depth, s[0].number)):
             for link in link_set:
                 if link.url and link.url not in seen:
                     seen.add(link.url)
-                    out.append(link)
+                    host = hosts.get(link.number)
+                    parent = host.url if host is not None and host.url in seen else page_url
+                    out.append(NavLink(link.url, link.sec_name, parent))
         return out
 
 
@@ -53,7 +67,7 @@ def detect_in_links(links: Sequence[LinkNode], page_url: str, home_url: str,
                     model: SEWModel, known: Sequence[set[str]] = ()) -> Detection:
     candidates = gen_candidate_link_sets(links, candidate_params(model), known)
     scores = [log_confidence(link_set_features(c, page_url, home_url), model) for c in candidates]
-    chosen = select(scores, model)
+    chosen = select(scores, model, candidates)
     best = max(scores) if scores else None
     return Detection(
         nav_sets=[candidates[i] for i in chosen],

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from statistics import fmean, pvariance
 
 from .links import LinkNode
-from .urls import contained, directory, num_dirs
+from .urls import URLType, contained, directory, num_dirs
 
 __all__ = ["FEATURES", "link_set_features"]
 
@@ -31,7 +31,8 @@ def link_set_features(links: Sequence[LinkNode], page_url: str, home_url: str) -
     words = [link.words for link in links]
     types = Counter(link.url_type for link in links)
     home_dir = directory(home_url)
-    levels = [num_dirs(link.url, home_dir) for link in links]
+    levels = [num_dirs(link.url or (page_url if link.url_type is URLType.ANCHOR else ""), home_dir)
+              for link in links]
     contain = sum(contained(link.url, page_url) for link in links)
     n = len(links)
     return (

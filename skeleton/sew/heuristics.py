@@ -53,13 +53,20 @@ def ph_style(links: Sequence[LinkNode]) -> list[LinkNode]:
     return _largest_group(links, lambda link: link.style)
 
 
-def ph_dis_diff(links: Sequence[LinkNode], z: float) -> list[LinkNode]:
-    """DisDiff: if one gap between consecutive link numbers is statistically larger
+def ph_dis_diff(links: Sequence[LinkNode], z: float,
+                positions: Sequence[int] | None = None) -> list[LinkNode]:
+    """DisDiff: if one gap between consecutive link positions is statistically larger
     than the rest (more than ``z`` deviations above their mean), split there and keep
-    the first part."""
+    the first part.
+
+    ``positions`` default to the link numbers. :func:`.candidates.prune_link_set`
+    passes numbers that count only links at the set's depth or shallower, so that
+    the entries of a nested table of contents (deeper links between two entries of
+    the same list) do not look like a gap between two link sets."""
     if len(links) < 3:
         return list(links)
-    gaps = [b.number - a.number for a, b in zip(links, links[1:])]
+    pos = list(positions) if positions is not None else [link.number for link in links]
+    gaps = [b - a for a, b in zip(pos, pos[1:])]
     cut = max(range(len(gaps)), key=gaps.__getitem__)
     rest = gaps[:cut] + gaps[cut + 1:]
     limit = fmean(rest) + z * max(pstdev(rest), 1.0)

@@ -39,6 +39,8 @@ class LinkNode:
     path: tuple[str, ...]
     style: tuple[tuple[str, ...], ...]
     anchor: str  # "text" or "image": the anchor's presentation type
+    #: ids of the ancestor elements, root first (equal ids: the same element)
+    chain: tuple[int, ...] = ()
 
     @property
     def words(self) -> int:
@@ -64,20 +66,20 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
     """All link nodes of the page in document order (pre-order, depth-first)."""
     if root is None:
         return []
-    cache: dict[etree._Element, tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = {}
+    cache: dict[etree._Element, tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]]] = {}
 
     def ancestry(el: etree._Element):
-        chain = []
+        pending = []
         node = el
         while node is not None and node not in cache:
-            chain.append(node)
+            pending.append(node)
             node = node.getparent()
-        path, style = cache[node] if node is not None else ((), ())
-        for n in reversed(chain):
+        path, style, ids = cache[node] if node is not None else ((), (), ())
+        for n in reversed(pending):
             tag = n.tag if isinstance(n.tag, str) else "#"
-            path, style = path + (tag,), style + (_style_of(n),)
-            cache[n] = (path, style)
-        return path, style
+            path, style, ids = path + (tag,), style + (_style_of(n),), ids + (len(cache),)
+            cache[n] = (path, style, ids)
+        return path, style, ids
 
     links: list[LinkNode] = []
     for a in root.iter("a"):
@@ -85,12 +87,13 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
         if href is None:
             continue
         parent = a.getparent()
-        path, style = ancestry(parent) if parent is not None else ((), ())
+        path, style, ids = ancestry(parent) if parent is not None else ((), (), ())
         name, anchor = sec_name(a)
         links.append(LinkNode(
             number=len(links), href=href, url=resolve(href, page_url),
             url_type=url_type(href, page_url), sec_name=name, depth=len(path) + 1,
-            path=path + ("a",), style=style + (_style_of(a),), anchor=anchor))
+            path=path + ("a",), style=style + (_style_of(a),), anchor=anchor,
+            chain=ids))
         if len(links) >= MAX_LINKS:
             break
     return links

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from .features import FEATURES
 
-__all__ = ["DEFAULT_MODEL", "SEWModel", "ModelError", "load_model", "save_model"]
+__all__ = ["DEFAULT_MODEL", "ACCEPT_RULES", "SEWModel", "ModelError", "load_model", "save_model"]
 
 DEFAULT_MODEL = "default.json"
+ACCEPT_RULES = ("best", "nested", "all")
 
 
 class ModelError(ValueError):
@@ -37,8 +38,10 @@ class SEWModel:
     max_num_word: float = 4.0
     disdiff_z: float = 3.0
     linkset_dup_jaccard: float = 0.8
-    #: accept every candidate whose PROB passes tau (True) or only the best (SEW)
-    multi: bool = True
+    #: which candidates whose PROB reaches tau are accepted: "best" (SEW: only the
+    #: best one), "nested" (the best one and the candidates nested inside accepted
+    #: ones: the deeper levels of a table of contents) or "all"
+    accept: str = "nested"
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -47,6 +50,8 @@ class SEWModel:
             raise ModelError(f"model lacks features: {', '.join(missing)}")
         self.features = {k: (float(v[0]), max(float(v[1]), 1e-6)) for k, v in self.features.items()}
         self.sigma_c = max(float(self.sigma_c), 1e-6)
+        if self.accept not in ACCEPT_RULES:
+            raise ModelError(f"unknown accept rule {self.accept!r}")
 
 
 def load_model(path: str | Path | None = None) -> SEWModel:

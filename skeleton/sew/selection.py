@@ -10,7 +10,9 @@ import math
 from collections.abc import Sequence
 
 from .features import FEATURES
+from .links import LinkNode
 from .model import SEWModel
+from .nesting import is_nested
 
 __all__ = ["normdist", "log_normdist", "prob", "combine_conf", "log_confidence", "select"]
 
@@ -43,13 +45,27 @@ def log_confidence(values: Sequence[float], model: SEWModel) -> float:
     return sum(log_normdist(v, *model.features[name]) for name, v in zip(FEATURES, values))
 
 
-def select(scores: Sequence[float], model: SEWModel) -> list[int]:
-    """Indices of accepted candidates given their ``log c``: the best one if its PROB
-    reaches tau (SEW), or with ``model.multi`` every candidate whose PROB does."""
+def select(scores: Sequence[float], model: SEWModel,
+           candidates: Sequence[Sequence[LinkNode]] = ()) -> list[int]:
+    """Indices of the accepted candidates, given their ``log c``.
+
+    SEW accepts the best candidate when its PROB reaches tau (Figure 3). The
+    model's ``accept`` rule may add the candidates that enclose the best one and the
+    passing candidates nested inside accepted ones ("nested"), or every passing
+    candidate ("all")."""
     if not scores:
         return []
     probs = [prob(s, model.mu_c, model.sigma_c) for s in scores]
-    if model.multi:
-        return [i for i, p in enumerate(probs) if p >= model.tau]
-    best = max(range(len(scores)), key=scores.__getitem__)
-    return [best] if probs[best] >= model.tau else []
+    passing = [i for i, p in enumerate(probs) if p >= model.tau]
+    if model.accept == "all" or not passing:
+        return passing
+    best = max(passing, key=scores.__getitem__)
+    if model.accept == "best":
+        return [best]
+    # the levels that enclose the best set belong to the same table of contents
+    chosen = [best] + [i for i in range(len(candidates))
+                       if i != best and is_nested(candidates[best], candidates[i])]
+    for i in sorted(passing, key=lambda i: candidates[i][0].depth):
+        if i not in chosen and any(is_nested(candidates[i], candidates[j]) for j in chosen):
+            chosen.append(i)
+    return sorted(chosen)

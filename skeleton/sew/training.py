@@ -16,7 +16,7 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import fmean, pstdev
 from urllib.parse import unquote, urlsplit
@@ -25,15 +25,17 @@ from .candidates import CandidateParams, gen_candidate_link_sets
 from .dom import parse_html
 from .features import FEATURES, link_set_features
 from .links import LinkNode, extract_links
-from .model import SEWModel
-from .selection import log_confidence, prob
+from .model import ACCEPT_RULES, SEWModel
+from .detect import Detection
+from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "page_samples",
-           "train", "GRID_DISDIFF_Z", "GRID_JACCARD"]
+           "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
-GRID_DISDIFF_Z = (2.0, 3.0, 5.0)
+GRID_DISDIFF_Z = (3.0, 10.0, math.inf)
 GRID_JACCARD = (0.5, 0.8)
+GRID_TAU = tuple(i / 40 for i in range(40))
 #: share of a candidate's links that must be true children for it to count as a
 #: navigation link set when the feature statistics are computed
 POSITIVE_PRECISION = 0.5
@@ -97,7 +99,6 @@ class PageSample:
     links: list[LinkNode]
     known: list[set[str]]
     truth: set[str]
-    deeper: set[str]  # pages of the tree deeper than this page (wrong edges if accepted)
 
 
 def page_samples(site: LabelledSite) -> Iterator[PageSample]:
@@ -112,20 +113,26 @@ def page_samples(site: LabelledSite) -> Iterator[PageSample]:
         known = known_of.get(url, [])
         for child in truth:
             known_of.setdefault(child, known + [truth])
-        deeper = {u for u, d in depths.items() if d > depth}
-        yield PageSample(url, depth, links, known, truth, deeper)
+        yield PageSample(url, depth, links, known, truth)
 
 
-def _score_pages(samples: Sequence[PageSample], params: CandidateParams, home: dict[str, str]):
-    """Per page: (truth, deeper, [(features, urls, size, words)]) of loose candidates."""
-    scored = []
-    for s in samples:
-        rows = []
-        for cand in gen_candidate_link_sets(s.links, params, s.known):
-            urls = {normalize_page(link.url) for link in cand if link.url} - {s.url}
-            rows.append((link_set_features(cand, s.url, home[s.url]), urls, len(cand)))
-        scored.append((s, rows))
-    return scored
+@dataclass
+class _Scored:
+    sample: PageSample
+    cands: list[tuple[tuple[float, ...], list[LinkNode]]]
+    lc: list[float]
+
+
+def page_edges(sample: PageSample, link_sets: Sequence[Sequence[LinkNode]]) -> list[tuple[str, str, int]]:
+    """(parent, child, depth) edges a page's accepted link sets give, nesting included."""
+    detection = Detection(nav_sets=[list(s) for s in link_sets])
+    links = detection.nav_links(sample.url)
+    level = {sample.url: 0}
+    out = []
+    for link in links:
+        level[link.url] = level.get(link.parent, 0) + 1
+        out.append((page_id(link.parent), page_id(link.url), sample.depth + level[link.url]))
+    return out
 
 
 def _fit_features(positives: list[tuple[float, ...]]) -> dict[str, tuple[float, float]]:
@@ -136,59 +143,101 @@ def _fit_features(positives: list[tuple[float, ...]]) -> dict[str, tuple[float, 
     return stats
 
 
-def _edge_f1(scored, model: SEWModel, tau: float, multi: bool) -> float:
-    tp = fp = fn = 0
-    for s, rows in scored:
-        ok = [(prob(lc, model.mu_c, model.sigma_c), urls) for feats, urls, size, lc in rows
-              if model.min_nl < size < model.max_nl and feats[0] < model.max_num_word]
-        if multi:
-            chosen = [urls for p, urls in ok if p >= tau]
-        else:
-            best = max(ok, key=lambda r: r[0], default=None)
-            chosen = [best[1]] if best and best[0] >= tau else []
-        accepted = set().union(*chosen) if chosen else set()
-        tp += len(accepted & s.truth)
-        fp += len((accepted - s.truth) & s.deeper) + len(accepted - s.deeper - s.truth - {s.url})
-        fn += len(s.truth - accepted)
-    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+class _EdgeScorer:
+    """Edge precision/recall of a parameter setting over the training pages: an edge
+    to a page the truth puts no deeper than the edge would is harmless (the tree
+    keeps the shallowest parent), any other wrong edge is a false positive."""
+
+    def __init__(self, scored: list[_Scored], truth_edges: set[tuple[str, str]], depth: dict[str, int]):
+        self.scored, self.truth_edges, self.depth = scored, truth_edges, depth
+        self.memo: dict[tuple[int, tuple[int, ...]], tuple[frozenset, int]] = {}
+
+    def _page(self, k: int, chosen: tuple[int, ...]) -> tuple[frozenset, int]:
+        key = (k, chosen)
+        if key not in self.memo:
+            sc = self.scored[k]
+            good, fp = set(), 0
+            for parent, child, d in page_edges(sc.sample, [sc.cands[i][1] for i in chosen]):
+                if (parent, child) in self.truth_edges:
+                    good.add((parent, child))
+                elif self.depth.get(child, 10**6) > d:
+                    fp += 1
+            self.memo[key] = (frozenset(good), fp)
+        return self.memo[key]
+
+    def f1(self, model: SEWModel) -> float:
+        good: set = set()
+        fp = 0
+        for k, sc in enumerate(self.scored):
+            ok = [i for i, (f, c) in enumerate(sc.cands)
+                  if model.min_nl < len(c) < model.max_nl and f[0] < model.max_num_word]
+            chosen = tuple(ok[j] for j in select([sc.lc[i] for i in ok], model,
+                                                 [sc.cands[i][1] for i in ok]))
+            page_good, page_fp = self._page(k, chosen)
+            good |= page_good
+            fp += page_fp
+        tp, fn = len(good), len(self.truth_edges - good)
+        return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
 def train(sites: Iterable[LabelledSite], log: Callable[[str], None] = lambda m: None) -> SEWModel:
     """Learn a :class:`SEWModel` from labelled sites."""
     sites = list(sites)
+    by_site = {}
+    for site in sites:
+        by_site[site.name] = (site.root, list(page_samples(site)))
+        log(f"{site.name}: {len(by_site[site.name][1])} pages")
+    return train_samples(by_site, log)
+
+
+def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
+                  log: Callable[[str], None] = lambda m: None,
+                  rules: Sequence[str] = ACCEPT_RULES) -> SEWModel:
+    """Learn from already parsed pages: ``{site name: (root URL, page samples)}``."""
     samples: list[PageSample] = []
     home: dict[str, str] = {}
-    for site in sites:
-        for s in page_samples(site):
+    truth_edges: set[tuple[str, str]] = set()
+    depth: dict[str, int] = {}
+    for root, site_samples in by_site.values():
+        for s in site_samples:
             samples.append(s)
-            home[s.url] = site.root
-        log(f"{site.name}: {len(site.depths())} pages")
+            home[s.url] = root
+            depth[s.url] = s.depth
+            truth_edges |= {(s.url, c) for c in s.truth}
     best: tuple[float, SEWModel] | None = None
     for z, jac in itertools.product(GRID_DISDIFF_Z, GRID_JACCARD):
         params = CandidateParams(disdiff_z=z, linkset_dup_jaccard=jac, **_LOOSE)
-        scored = _score_pages(samples, params, home)
-        positives = [(feats, size) for s, rows in scored for feats, urls, size in rows
-                     if s.truth and urls and len(urls & s.truth) >= POSITIVE_PRECISION * len(urls)]
+        scored = [_Scored(s, [(link_set_features(c, s.url, home[s.url]), c)
+                              for c in gen_candidate_link_sets(s.links, params, s.known)], [])
+                  for s in samples]
+        positives = [(f, len(c)) for sc in scored for f, c in sc.cands
+                     if sc.sample.truth and _precision(c, sc.sample) >= POSITIVE_PRECISION]
         if not positives:
             continue
-        stats = _fit_features([f for f, _ in positives])
-        model = SEWModel(features=stats, mu_c=0.0, sigma_c=1.0, tau=0.0,
-                         min_nl=1, max_nl=2 * max(n for _, n in positives) + 1,
+        model = SEWModel(features=_fit_features([f for f, _ in positives]), mu_c=0.0, sigma_c=1.0,
+                         tau=0.0, min_nl=1, max_nl=2 * max(n for _, n in positives) + 1,
                          max_num_word=math.ceil(1.25 * max(f[0] for f, _ in positives) + 1),
                          disdiff_z=z, linkset_dup_jaccard=jac)
         pos_lc = [log_confidence(f, model) for f, _ in positives]
         model.mu_c, model.sigma_c = fmean(pos_lc), max(pstdev(pos_lc), 1e-3)
-        rows_lc = [(s, [(f, u, n, log_confidence(f, model)) for f, u, n in rows]) for s, rows in scored]
-        for multi in (True, False):
-            for tau in [i / 100 for i in range(0, 100, 1)]:
-                f1 = _edge_f1(rows_lc, model, tau, multi)
+        for sc in scored:
+            sc.lc = [log_confidence(f, model) for f, _ in sc.cands]
+        scorer = _EdgeScorer(scored, truth_edges, depth)
+        for accept in rules:
+            for tau in GRID_TAU:
+                trial = replace(model, tau=tau, accept=accept)
+                f1 = scorer.f1(trial)
                 if best is None or f1 > best[0]:
-                    model_t = SEWModel(**{**model.__dict__, "tau": tau, "multi": multi})
-                    best = (f1, model_t)
+                    best = (f1, trial)
         log(f"disdiff_z={z} jaccard={jac}: best training edge F1 so far {best[0]:.3f}")
     if best is None:
         raise ValueError("no navigation link set found in the training sites")
     f1, model = best
-    model.meta = {"trained_on": [s.name for s in sites], "training_edge_f1": round(f1, 4),
+    model.meta = {"trained_on": sorted(by_site), "training_edge_f1": round(f1, 4),
                   "pages": len(samples)}
     return model
+
+
+def _precision(links: Sequence[LinkNode], sample: PageSample) -> float:
+    urls = {page_id(link.url) for link in links if link.url} - {sample.url}
+    return len(urls & sample.truth) / len(urls) if urls else 0.0

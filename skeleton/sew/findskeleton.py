@@ -1,0 +1,77 @@
+"""FINDSKELETON (SEW Section 3.4, Figure 4) over an in-memory site.
+
+The crawler runs the same steps one response at a time; this function runs them
+over a ``fetch(url) -> bytes | None`` callable, breadth-first, and is what
+training, tests and quick experiments use. A page reached from several parents
+keeps the shallowest one, ties broken by the smallest parent URL, as the crawler's
+tree does.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .detect import detect_navigation
+from .dom import parse_html, page_title
+from .model import SEWModel
+from .urls import in_scope, trap_reason
+
+__all__ = ["PageResult", "find_skeleton", "skeleton_edges"]
+
+
+@dataclass
+class PageResult:
+    url: str
+    depth: int
+    title: str
+    is_navigation: bool
+    nav_links: list[tuple[str, str, int]]  # (parent, child, child depth)
+
+
+def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
+                  max_depth: int | None = None, max_pages: int | None = None,
+                  scope: str | None = None) -> Iterator[PageResult]:
+    """Yield every page the SEW crawl fetches, in breadth-first order."""
+    scope = scope or base_url
+    queue: list[tuple[str, int, list[set[str]]]] = [(base_url, 0, [])]
+    seen = {base_url}
+    for url, depth, known in queue:
+        if max_pages is not None and max_pages <= 0:
+            return
+        if max_pages is not None:
+            max_pages -= 1
+        body = fetch(url)
+        root = parse_html(body) if body else None
+        detection = detect_navigation(root, url, model, known, base_url)
+        level = {url: 0}
+        edges = []
+        for link in detection.nav_links(url):
+            if not in_scope(link.url, scope) or trap_reason(link.url):
+                continue
+            level[link.url] = level.get(link.parent, 0) + 1
+            edges.append((link.parent, link.url, depth + level[link.url]))
+        yield PageResult(url, depth, page_title(root), detection.is_navigation, edges)
+        if max_depth is not None and depth >= max_depth:
+            continue
+        child_known = (known + [{l.url for l in s if l.url} for s in detection.nav_sets])[-8:]
+        for _, child, child_depth in edges:
+            if max_depth is not None and child_depth > max_depth:
+                continue
+            if child not in seen:
+                seen.add(child)
+                queue.append((child, child_depth, child_known))
+
+
+def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple[str, str]]:
+    """The tree: per fetched page, the shallowest (depth, parent) edge reported."""
+    pages = list(pages)
+    fetched = {p.url for p in pages}
+    best: dict[str, tuple[int, str]] = {}
+    root = pages[0].url if pages else None
+    for page in pages:
+        for parent, child, depth in page.nav_links:
+            if child == root or child not in fetched or parent not in fetched:
+                continue
+            if child not in best or (depth, parent) < best[child]:
+                best[child] = (depth, parent)
+    return sorted((parent, child) for child, (_, parent) in best.items())
