@@ -1,0 +1,277 @@
+"""The pruning heuristics of SEW Section 3.2.2: skeleton.sew.heuristics."""
+from __future__ import annotations
+
+import pytest
+
+from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets, prune_link_set, shallow_positions
+from skeleton.sew.dom import parse_html
+from skeleton.sew.heuristics import (DISDIFF_MIN_GAP, jaccard, ph_anchor, ph_dis_diff, ph_link_dup,
+                                     ph_link_set_dup, ph_max_num_word, ph_style)
+from skeleton.sew.links import LinkNode, extract_links
+from skeleton.sew.urls import URLType
+
+PAGE = "http://example.org/site/index.html"
+
+
+def links_of(body: str, url: str = PAGE) -> list[LinkNode]:
+    return extract_links(parse_html(f"<html><body>{body}</body></html>".encode()), url)
+
+
+def names(links) -> list[str]:
+    return [link.sec_name for link in links]
+
+
+def node(number: int, name: str = "", url: str = "", depth: int = 5) -> LinkNode:
+    """A synthetic link node (only what the heuristic under test looks at matters)."""
+    return LinkNode(number=number, href=url or "#", url=url, url_type=URLType.RELATIVE,
+                    sec_name=name or f"L{number}", depth=depth, path=("a",) * depth,
+                    style=(), anchor="text")
+
+
+# --- Anchor ------------------------------------------------------------------
+
+def test_anchor_keeps_the_larger_text_group() -> None:
+    links = links_of("""<p><a href="a.html">A</a><a href="i1.html"><img alt="I1"></a>
+        <a href="b.html">B</a><a href="i2.html"><img alt="I2"></a><a href="c.html">C</a></p>""")
+    assert names(ph_anchor(links)) == ["A", "B", "C"]
+
+
+def test_anchor_keeps_the_larger_image_group() -> None:
+    links = links_of("""<p><a href="a.html">A</a><a href="i1.html"><img alt="I1"></a>
+        <a href="i2.html"><img alt="I2"></a><a href="i3.html"><img src="x.png"></a></p>""")
+    assert names(ph_anchor(links)) == ["I1", "I2", ""]
+    assert {link.anchor for link in ph_anchor(links)} == {"image"}
+
+
+def test_anchor_tie_keeps_the_type_seen_first() -> None:
+    links = links_of("""<p><a href="i1.html"><img alt="I1"></a><a href="a.html">A</a>
+        <a href="b.html">B</a><a href="i2.html"><img alt="I2"></a></p>""")
+    assert names(ph_anchor(links)) == ["I1", "I2"]
+
+
+def test_anchor_of_an_empty_set() -> None:
+    assert ph_anchor([]) == []
+
+
+# --- LinkDup -----------------------------------------------------------------
+
+def test_link_dup_drops_the_later_link_with_the_same_sec_name() -> None:
+    links = links_of("""<p><a href="business.html">Business</a><a href="sport.html">Sport</a>
+        <a href="biz2.html">business</a><a href="world.html">World</a></p>""")
+    assert names(ph_link_dup(links)) == ["Business", "Sport", "World"]
+
+
+def test_link_dup_drops_the_later_link_with_the_same_url() -> None:
+    links = links_of("""<p><a href="sport.html">Sport</a><a href="news.html">News</a>
+        <a href="./sport.html#top">More sport</a><a href="/site/news.html">All news</a></p>""")
+    # './sport.html#top' and '/site/news.html' resolve to URLs already seen
+    assert names(ph_link_dup(links)) == ["Sport", "News"]
+
+
+def test_link_dup_does_not_treat_empty_names_as_duplicates() -> None:
+    links = links_of("""<p><a href="a.html"><img src="a.png"></a><a href="b.html"><img src="b.png"></a>
+        <a href="c.html"><img src="c.png"></a></p>""")
+    assert [link.url.rsplit("/", 1)[1] for link in ph_link_dup(links)] == ["a.html", "b.html", "c.html"]
+
+
+def test_link_dup_compares_unresolvable_links_by_href() -> None:
+    links = links_of("""<p><a href="javascript:one()">One</a><a href="javascript:two()">Two</a>
+        <a href="javascript:one()">Uno</a></p>""")
+    assert names(ph_link_dup(links)) == ["One", "Two"]
+
+
+# --- Style -------------------------------------------------------------------
+
+def test_style_keeps_the_largest_cluster_of_equal_presentation() -> None:
+    links = links_of("""<table><tr>
+        <td bgcolor="#eee"><font size="2"><a href="a.html">A</a></font></td>
+        <td bgcolor="#eee"><font size="2"><a href="b.html">B</a></font></td>
+        <td bgcolor="red"><font size="2"><a href="c.html">C</a></font></td>
+        <td bgcolor="#eee"><font size="2"><a href="d.html">D</a></font></td>
+        <td bgcolor="#eee"><font size="4"><a href="e.html">E</a></font></td>
+        </tr></table>""")
+    assert len({link.path for link in links}) == 1  # same path, different style
+    assert names(ph_style(links)) == ["A", "B", "D"]
+
+
+def test_style_compares_css_style_of_the_link_itself() -> None:
+    links = links_of("""<p><a href="a.html" style="font-weight:bold">A</a>
+        <a href="b.html">B</a><a href="c.html">C</a><a href="d.html" style="font-weight:bold">D</a>
+        <a href="e.html">E</a></p>""")
+    assert names(ph_style(links)) == ["B", "C", "E"]
+
+
+def test_style_ignores_class_and_id() -> None:
+    links = links_of("""<ul><li class="chapter" id="c1"><a href="a.html">A</a></li>
+        <li class="part"><a href="b.html" class="x">B</a></li><li><a href="c.html">C</a></li></ul>""")
+    assert names(ph_style(links)) == ["A", "B", "C"]
+
+
+# --- DisDiff -----------------------------------------------------------------
+
+NESTED_TOC = """<ul class="toc">
+  <li><a href="a/index.html">A</a>
+    <ul>""" + "".join(f'<li><a href="a/{i}.html">A{i}</a></li>' for i in range(1, 9)) + """</ul></li>
+  <li><a href="b/index.html">B</a></li>
+  <li><a href="c/index.html">C</a></li>
+  <li><a href="d/index.html">D</a></li>
+</ul>"""
+
+REAL_GAP = """<ul><li><a href="a.html">A</a></li><li><a href="b.html">B</a></li>
+  <li><a href="c.html">C</a></li><li><a href="d.html">D</a></li></ul>
+<div>""" + "".join(f'<a href="x{i}.html">X{i}</a>' for i in range(6)) + """</div>
+<ul><li><a href="e.html">E</a></li><li><a href="f.html">F</a></li><li><a href="g.html">G</a></li></ul>"""
+
+
+def _top_level(links: list[LinkNode]) -> list[LinkNode]:
+    depth = min(link.depth for link in links if link.path[-2] == "li")
+    return [link for link in links if link.depth == depth and link.path[-2] == "li"]
+
+
+def test_dis_diff_by_link_numbers_splits_a_nested_toc() -> None:
+    # link numbers A=0, A1..A8=1..8, B=9, C=10, D=11: gaps 9, 1, 1; the largest gap
+    # (9) exceeds mean 1 + 3 * max(stdev 0, 1) = 4 of the others: the paper's DisDiff
+    # measured on raw numbers keeps only A
+    top = _top_level(links_of(NESTED_TOC))
+    assert names(top) == ["A", "B", "C", "D"]
+    assert [link.number for link in top] == [0, 9, 10, 11]
+    assert names(ph_dis_diff(top, 3.0)) == ["A"]
+
+
+def test_dis_diff_with_shallow_positions_keeps_a_nested_toc_whole() -> None:
+    links = links_of(NESTED_TOC)
+    top = _top_level(links)
+    positions = shallow_positions(links, top[0].depth)
+    # the nested entries between A and B are deeper: they do not count
+    assert [positions[link.number] for link in top] == [0, 1, 2, 3]
+    assert names(ph_dis_diff(top, 3.0, [positions[link.number] for link in top])) == ["A", "B", "C", "D"]
+
+
+def test_dis_diff_with_shallow_positions_splits_a_real_gap_and_keeps_the_first_part() -> None:
+    links = links_of(REAL_GAP)
+    group = [link for link in links if link.path[-2] == "li"]
+    assert names(group) == ["A", "B", "C", "D", "E", "F", "G"]
+    assert len({link.path for link in group}) == 1
+    positions = shallow_positions(links, group[0].depth)
+    # the six <div> links are shallower, so they count: gaps 1, 1, 1, 7, 1, 1
+    assert [positions[link.number] for link in group] == [0, 1, 2, 3, 10, 11, 12]
+    assert names(ph_dis_diff(group, 3.0, [positions[link.number] for link in group])) == ["A", "B", "C", "D"]
+
+
+def test_prune_link_set_uses_the_positions_it_is_given() -> None:
+    params = CandidateParams(min_nl=1, max_nl=100, max_num_word=4, disdiff_z=3.0, linkset_dup_jaccard=0.8)
+    links = links_of(NESTED_TOC)
+    top = _top_level(links)
+    positions = shallow_positions(links, top[0].depth)
+    assert names(prune_link_set(top, params, [], positions)) == ["A", "B", "C", "D"]
+    assert names(prune_link_set(top, params, [], None)) == ["A"]  # link numbers
+
+
+def test_gen_candidate_link_sets_keeps_nested_toc_levels_and_splits_real_gaps() -> None:
+    params = CandidateParams(min_nl=1, max_nl=100, max_num_word=4, disdiff_z=3.0, linkset_dup_jaccard=0.8)
+    toc = [names(c) for c in gen_candidate_link_sets(links_of(NESTED_TOC), params)]
+    assert ["A", "B", "C", "D"] in toc
+    assert [f"A{i}" for i in range(1, 9)] in toc
+    gap = [names(c) for c in gen_candidate_link_sets(links_of(REAL_GAP), params)]
+    assert ["A", "B", "C", "D"] in gap and ["E", "F", "G"] not in gap
+    assert not any("E" in c for c in gap)
+
+
+def test_dis_diff_deviation_factor() -> None:
+    links = [node(i) for i in range(6)]
+    pos = [0, 1, 3, 4, 6, 16]  # gaps 1, 2, 1, 2, 10
+    # others: mean 1.5, stdev 0.5 -> max(0.5, 1) = 1: limit 1.5 + z
+    assert len(ph_dis_diff(links, 3.0, pos)) == 5    # 10 > 4.5: split before the last
+    assert len(ph_dis_diff(links, 8.4, pos)) == 5    # 10 > 9.9
+    assert len(ph_dis_diff(links, 8.5, pos)) == 6    # 10 == 10.0: not larger
+    assert len(ph_dis_diff(links, float("inf"), pos)) == 6
+
+
+def test_dis_diff_largest_gap_first_keeps_only_the_first_link() -> None:
+    links = [node(i) for i in range(4)]
+    assert names(ph_dis_diff(links, 3.0, [0, 20, 21, 22])) == ["L0"]
+
+
+def test_dis_diff_minimum_gap() -> None:
+    links = [node(i) for i in range(4)]
+    # z = 0: limit is the mean of the other gaps (1); the gap must also reach DISDIFF_MIN_GAP
+    small = DISDIFF_MIN_GAP - 1
+    assert len(ph_dis_diff(links, 0.0, [0, 1, 2, 2 + small])) == 4
+    assert len(ph_dis_diff(links, 0.0, [0, 1, 2, 2 + DISDIFF_MIN_GAP])) == 3
+
+
+def test_dis_diff_defaults_to_link_numbers() -> None:
+    links = [node(n) for n in (0, 1, 2, 30)]
+    assert names(ph_dis_diff(links, 3.0)) == ["L0", "L1", "L2"]
+
+
+def test_dis_diff_needs_three_links() -> None:
+    links = [node(0), node(100)]
+    assert ph_dis_diff(links, 0.0) == links
+
+
+def test_dis_diff_even_gaps_do_not_split() -> None:
+    links = [node(n) for n in range(0, 50, 5)]
+    assert ph_dis_diff(links, 3.0) == links
+
+
+# --- MaxNumWord --------------------------------------------------------------
+
+def test_max_num_word_discards_at_the_threshold() -> None:
+    four = [node(i, "one two three four") for i in range(4)]
+    assert ph_max_num_word(four, 4) == []  # mean 4 >= 4
+
+
+def test_max_num_word_keeps_below_the_threshold() -> None:
+    links = [node(0, "a b c d"), node(1, "a b c d"), node(2, "a b c d"), node(3, "a b c")]
+    assert ph_max_num_word(links, 4) == links  # mean 15 / 4 = 3.75
+    assert ph_max_num_word(links, 3.75) == []
+
+
+def test_max_num_word_counts_words_of_sec_names() -> None:
+    links = links_of("""<p><a href="a.html">World <b>news</b></a><a href="b.html"><img alt="Sport results today"></a>
+        <a href="c.html">UK</a></p>""")
+    # words 2, 3, 1: mean 2
+    assert ph_max_num_word(links, 2.01) == links
+    assert ph_max_num_word(links, 2) == []
+
+
+# --- LinkSetDup --------------------------------------------------------------
+
+def _set(*letters: str) -> list[LinkNode]:
+    return [node(i, url=f"http://example.org/{x}.html") for i, x in enumerate(letters)]
+
+
+def _urls(*letters: str) -> set[str]:
+    return {f"http://example.org/{x}.html" for x in letters}
+
+
+def test_jaccard() -> None:
+    assert jaccard(_urls("a", "b", "c", "d", "e"), _urls("a", "b", "c", "d")) == pytest.approx(0.8)
+    assert jaccard(_urls("a", "b"), _urls("c")) == 0.0
+    assert jaccard(set(), set()) == 1.0
+
+
+def test_link_set_dup_discards_a_set_seen_on_an_ancestor() -> None:
+    links = _set("a", "b", "c")
+    assert ph_link_set_dup(links, [_urls("x", "y"), _urls("c", "b", "a")], 1.0) == []
+
+
+def test_link_set_dup_jaccard_threshold() -> None:
+    links = _set("a", "b", "c", "d", "e")
+    known = [_urls("a", "b", "c", "d")]  # Jaccard 4/5 = 0.8
+    assert ph_link_set_dup(links, known, 0.8) == []
+    assert ph_link_set_dup(links, known, 0.81) == links
+    # 3 shared of 6 in the union: 0.5
+    assert ph_link_set_dup(links, [_urls("a", "b", "c", "x")], 0.5) == []
+    assert ph_link_set_dup(links, [_urls("a", "b", "c", "x")], 0.51) == links
+
+
+def test_link_set_dup_on_the_homepage_keeps_everything() -> None:
+    links = _set("a", "b")
+    assert ph_link_set_dup(links, [], 0.0) == links
+
+
+def test_link_set_dup_ignores_links_without_urls() -> None:
+    anchors = [node(i) for i in range(3)]  # no resolved URL
+    assert ph_link_set_dup(anchors, [set()], 0.0) == anchors

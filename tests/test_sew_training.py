@@ -1,0 +1,130 @@
+"""Training SEW on labelled fixture sites: skeleton.sew.training, with
+skeleton.sew.findskeleton and skeleton.sew.evaluation on the trained model.
+
+One model is trained per site, once per module, on two small labelled sites
+(``docs_sidebar`` and ``university``: a few seconds in all); its FINDSKELETON tree
+on its training site must beat a breadth-first crawl of that site on level-1 edges.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from skeleton.sew.dom import parse_html
+from skeleton.sew.evaluation import score_tree
+from skeleton.sew.features import FEATURES
+from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
+from skeleton.sew.links import extract_links
+from skeleton.sew.model import ACCEPT_RULES, SEWModel, load_model, save_model
+from skeleton.sew.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, load_labelled_site, load_truth,
+                                   page_id, page_samples, train)
+from skeleton.sew.urls import in_scope, trap_reason
+
+SITES = Path(__file__).resolve().parent / "sites"
+NAMES = ("docs_sidebar", "university")
+
+
+def site(name: str) -> LabelledSite:
+    return load_labelled_site(SITES / f"{name}.truth.json", SITES / name)
+
+
+@pytest.fixture(scope="module")
+def sites() -> dict[str, LabelledSite]:
+    return {name: site(name) for name in NAMES}
+
+
+@pytest.fixture(scope="module")
+def models(sites: dict[str, LabelledSite]) -> dict[str, SEWModel]:
+    return {name: train([s]) for name, s in sites.items()}
+
+
+def breadth_first_edges(s: LabelledSite) -> list[tuple[str, str]]:
+    """The baseline: follow every in-scope link breadth-first; a page hangs from the
+    first page that links to it."""
+    seen, queue, edges = {s.root}, [s.root], []
+    for url in queue:
+        body = s.fetch(url)
+        for link in extract_links(parse_html(body) if body else None, url):
+            if link.url and in_scope(link.url, s.root) and not trap_reason(link.url) and link.url not in seen:
+                seen.add(link.url)
+                queue.append(link.url)
+                edges.append((url, link.url))
+    return edges
+
+
+def score(name: str, s: LabelledSite, edges: list[tuple[str, str]]):
+    root, true_edges, meta = load_truth(SITES / f"{name}.truth.json")
+    return score_tree(page_id(s.root), [(page_id(p), page_id(c)) for p, c in edges], root, true_edges,
+                      ignore=[page_id(u) for u in meta.get("not_in_tree", [])])
+
+
+def test_labelled_site_loading(sites: dict[str, LabelledSite]) -> None:
+    s = sites["docs_sidebar"]
+    root, edges, _ = load_truth(SITES / "docs_sidebar.truth.json")
+    assert s.root == root == "http://127.0.0.1:8000/index.html"
+    assert sum(len(c) for c in s.children.values()) == len(edges)
+    assert s.fetch(s.root).lstrip().lower().startswith(b"<!doctype html")
+    assert s.fetch("http://127.0.0.1:8000/no/such/page.html") is None
+    depths = s.depths()
+    assert depths[s.root] == 0 and max(depths.values()) == 3 and len(depths) == len(edges) + 1
+
+
+def test_page_samples_follow_the_true_tree(sites: dict[str, LabelledSite]) -> None:
+    s = sites["docs_sidebar"]
+    samples = list(page_samples(s))
+    assert len(samples) == len(s.depths())
+    first = samples[0]
+    assert first.url == s.root and first.depth == 0 and first.known == []
+    assert first.truth == set(s.children[s.root]) and first.links
+    # a child of the root knows the root's navigation link set (LinkSetDup)
+    child = next(x for x in samples if x.depth == 1)
+    assert first.truth in child.known
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_trained_parameters_are_sane(models: dict[str, SEWModel], name: str) -> None:
+    model = models[name]
+    assert set(model.features) == set(FEATURES)
+    for feature, (mu, sigma) in model.features.items():
+        assert math.isfinite(mu), feature
+        assert math.isfinite(sigma) and sigma > 0, feature
+    assert math.isfinite(model.mu_c) and math.isfinite(model.sigma_c) and model.sigma_c > 0
+    assert 0.0 <= model.tau <= 1.0
+    assert isinstance(model.min_nl, int) and isinstance(model.max_nl, int) and model.min_nl < model.max_nl
+    assert math.isfinite(model.max_num_word) and model.max_num_word > 0
+    assert model.linkset_dup_jaccard in GRID_JACCARD
+    # DisDiff's deviation factor is picked from a grid that includes infinity ("never split")
+    assert model.disdiff_z in GRID_DISDIFF_Z and model.disdiff_z > 0
+    assert model.accept in ACCEPT_RULES
+    assert model.meta["trained_on"] == [name]
+    assert model.meta["pages"] == len(site(name).depths())
+    assert 0.0 < model.meta["training_edge_f1"] <= 1.0
+
+
+def test_trained_model_round_trips_through_json(models: dict[str, SEWModel], tmp_path: Path) -> None:
+    for name, model in models.items():
+        path = tmp_path / f"{name}.json"
+        save_model(model, path)
+        assert load_model(path) == model
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_findskeleton_beats_breadth_first_on_level_1_edges(
+        models: dict[str, SEWModel], sites: dict[str, LabelledSite], name: str) -> None:
+    s = sites[name]
+    pages = list(find_skeleton(s.root, s.fetch, models[name]))
+    assert pages[0].url == s.root and pages[0].is_navigation
+    sew = score(name, s, skeleton_edges(pages))
+    bfs = score(name, s, breadth_first_edges(s))
+    assert bfs.edges["1"].f1 > 0
+    assert sew.edges["1"].f1 > bfs.edges["1"].f1, (sew.edges["1"], bfs.edges["1"])
+
+
+def test_training_without_navigation_fails(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<html><body><p>No links at all.</p></body></html>")
+    truth = tmp_path / "empty.truth.json"
+    truth.write_text('{"root": "http://127.0.0.1:8000/index.html", "edges": []}')
+    with pytest.raises(ValueError):
+        train([load_labelled_site(truth, tmp_path)])
