@@ -85,10 +85,6 @@ def test_random_bytes_never_raise(declared: str | None) -> None:
         parse_html(body, declared)  # None or a tree, never an exception
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "decode_html only catches UnicodeDecodeError and LookupError; codecs such as "
-    "'undefined' and 'punycode' raise a plain UnicodeError, so a page declaring "
-    "charset=undefined (HTTP header or <meta>) makes decode_html/parse_html raise"))
 @pytest.mark.parametrize("charset", ["undefined", "punycode"])
 @pytest.mark.parametrize("where", ["declared", "meta"])
 def test_exotic_charset_declarations_never_raise(charset: str, where: str) -> None:
@@ -101,11 +97,6 @@ def test_exotic_charset_declarations_never_raise(charset: str, where: str) -> No
     assert root is not None and anchors(root) == [("a.html", "A")]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a <meta> charset of UTF-16 is taken at its word: the <meta> itself was read as "
-    "ASCII, so the bytes cannot be UTF-16 (the HTML standard maps a meta-declared "
-    "UTF-16 to UTF-8). An ASCII page of even length decodes to CJK garbage and loses "
-    "all its links; one of odd length fails to decode and falls back to UTF-8"))
 @pytest.mark.parametrize("charset", ["utf-16", "utf-16le", "utf-16be"])
 def test_meta_charset_utf16_on_an_ascii_page(charset: str) -> None:
     page = f'<html><head><meta charset="{charset}"></head><body><a href="a.html">A</a></body></html>'
@@ -143,10 +134,6 @@ def test_parse_utf8_bom() -> None:
     assert anchors(parse_html(body)) == [("a", CAFE)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "parse_html calls looks_binary() on the raw bytes before decoding: a UTF-16 page "
-    "with a BOM is full of NUL bytes, so it is taken for binary and parse_html returns "
-    "None, although decode_html handles UTF-16 BOMs"))
 @pytest.mark.parametrize("codec,bom", [("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE)])
 def test_parse_utf16_page_with_bom(codec: str, bom: bytes) -> None:
     body = bom + f'<html><body><a href="a.html">{CAFE}</a></body></html>'.encode(codec)

@@ -85,11 +85,6 @@ def test_an_ignored_page_in_the_true_tree_still_counts_as_a_page() -> None:
     assert a.as_dict()["pages"] == b.as_dict()["pages"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "score_tree drops every found edge whose child is in `ignore` unless the edge itself "
-    "is true; pages are protected with `ignore - true` but edges are not: a wrong-parent "
-    "edge (A, B1) to a page B1 that IS in the true tree disappears from the edge "
-    "precision when B1 is also listed in `ignore`"))
 def test_an_ignored_page_in_the_true_tree_still_counts_for_edges() -> None:
     a = score_tree("R", FOUND_EDGES, "R", TRUE_EDGES, ignore=["I"])
     b = score_tree("R", FOUND_EDGES, "R", TRUE_EDGES, ignore=["I", "B1"])

@@ -130,11 +130,6 @@ def test_url_contain_of_a_page_in_a_subdirectory() -> None:
     assert f["URLContain"] == pytest.approx(0.5)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "URLContain counts an in-page anchor ('#sec') as not contained: features.py passes "
-    "link.url, which is '' for anchors, to urls.contained(). An anchor's URL is the "
-    "current page itself, under the page's directory (Section 3.3.1), and VarURLNumDir "
-    "already resolves anchors to the page URL."))
 def test_url_contain_counts_anchors_as_contained() -> None:
     f = features("""<a href="#a">A</a><a href="#b">B</a><a href="world/x.html">X</a>
         <a href="/sport/">Sport</a>""")

@@ -84,13 +84,6 @@ def test_docbook_dl_toc_third_level_inside_one_branch() -> None:
         "3. Usage": "Part II", "4. API": "Part II", "3.1 Basics": "3. Usage", "3.2 More": "3. Usage"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nest_link_sets picks the host set with the longest common ancestor chain and keeps "
-    "the first (shallowest) one on a tie. When the second TOC level spans several "
-    "first-level entries, its lowest common ancestor is the same element as the first "
-    "level's (the outer <dl>/<ul>), so the third level hangs from the first level "
-    "('Part II') instead of the entry that encloses it ('3. Usage'). Ties should go to "
-    "the deeper set."))
 def test_docbook_dl_toc_three_levels() -> None:
     links = by_name(DL_TOC)
     parts = [links["Part I"], links["Part II"]]
@@ -104,9 +97,6 @@ def test_docbook_dl_toc_three_levels() -> None:
         "3.1 Basics": "3. Usage", "3.2 More": "3. Usage"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "same tie as the DocBook case: a three-level <ul> TOC whose second level spans two "
-    "chapters hangs the third level from the chapter, not from the section enclosing it"))
 def test_three_level_ul_toc() -> None:
     links = by_name("""<html><body><ul>
       <li><a href="c1/">C1</a><ul>

@@ -59,11 +59,6 @@ def test_canonical_keeps_other_parameters_and_is_idempotent() -> None:
     assert canonical(url) == url
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "session parameters are matched case-sensitively against lower-case names: PHP's "
-    "default session parameter is 'PHPSESSID' (upper case), Java's query form "
-    "'JSESSIONID', and neither is dropped, so every session yields new URLs "
-    "(the ';jsessionid=' path form is matched case-insensitively)"))
 @pytest.mark.parametrize("url", ["http://example.org/a?PHPSESSID=deadbeef&x=1",
                                  "http://example.org/a?JSESSIONID=ABC&x=1",
                                  "http://example.org/a?SID=42&x=1"])

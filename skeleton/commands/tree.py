@@ -14,7 +14,7 @@ from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect
 from skeleton.tree import build_tree, render_text
 
-__all__ = ["Command"]
+__all__ = ["Command", "load_crawl_tree"]
 
 
 def _text(value: bytes | str | None) -> str:
@@ -29,6 +29,35 @@ def _load_hash(server: Any, key: str) -> dict[str, Any]:
         except ValueError:
             continue
     return out
+
+
+def _pick_crawl(server: Any, crawl: str | None) -> str:
+    crawls = sorted(_text(c) for c in server.smembers(CRAWLS))
+    if crawl:
+        if not valid_crawl_id(crawl) or crawl not in crawls:
+            known = ", ".join(crawls) or "none"
+            raise UsageError(f"no crawl {crawl!r} recorded (known crawls: {known})")
+        return crawl
+    if not crawls:
+        raise UsageError("no crawl recorded yet: run 'scrapy crawl skeleton -a base=URL' first")
+    started = {c: _text(server.hget(CrawlKeys(c).meta, "started")) for c in crawls}
+    return max(crawls, key=lambda c: (started[c], c))
+
+
+def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, Any], int]:
+    """The crawl id, nested tree and number of fetched pages of a crawl in Redis."""
+    server = connect(settings)
+    try:
+        crawl = _pick_crawl(server, crawl)
+        keys = CrawlKeys(crawl)
+        root = _text(server.hget(keys.meta, "base"))
+        pages = _load_hash(server, keys.pages)
+        tree = build_tree(root, pages, _load_hash(server, keys.edges))
+    finally:
+        server.close()
+    if tree is None:
+        raise UsageError(f"crawl {crawl!r} has no fetched root page ({root or 'no base URL'})")
+    return crawl, tree, len(pages)
 
 
 class Command(ScrapyCommand):
@@ -52,32 +81,11 @@ class Command(ScrapyCommand):
         parser.add_argument("--format", choices=("json", "text"), default=None,
                             help="output format (default: json, or text for a .txt FILE)")
 
-    def _pick_crawl(self, server: Any, crawl: str | None) -> str:
-        crawls = sorted(_text(c) for c in server.smembers(CRAWLS))
-        if crawl:
-            if not valid_crawl_id(crawl) or crawl not in crawls:
-                known = ", ".join(crawls) or "none"
-                raise UsageError(f"no crawl {crawl!r} recorded (known crawls: {known})")
-            return crawl
-        if not crawls:
-            raise UsageError("no crawl recorded yet: run 'scrapy crawl skeleton -a base=URL' first")
-        started = {c: _text(server.hget(CrawlKeys(c).meta, "started")) for c in crawls}
-        return max(crawls, key=lambda c: (started[c], c))
-
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
             raise UsageError(f"unexpected arguments: {' '.join(args)}")
         assert self.settings is not None
-        server = connect(self.settings)
-        try:
-            crawl = self._pick_crawl(server, opts.crawl)
-            keys = CrawlKeys(crawl)
-            root = _text(server.hget(keys.meta, "base"))
-            tree = build_tree(root, _load_hash(server, keys.pages), _load_hash(server, keys.edges))
-        finally:
-            server.close()
-        if tree is None:
-            raise UsageError(f"crawl {crawl!r} has no fetched root page ({root or 'no base URL'})")
+        _, tree, _ = load_crawl_tree(self.settings, opts.crawl)
         fmt = opts.format or ("text" if (opts.output or "").endswith(".txt") else "json")
         if fmt == "json":
             out = json.dumps(tree, indent=1, ensure_ascii=False) + "\n"

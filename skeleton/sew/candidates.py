@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .heuristics import (ph_anchor, ph_dis_diff, ph_link_dup, ph_link_set_dup,
+from .heuristics import (ph_anchor, ph_deep_link, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
@@ -52,9 +52,9 @@ def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
 
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
                    known: Iterable[set[str]], positions: Sequence[int] | None = None) -> list[LinkNode]:
-    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order. ``positions``
-    (indexed by link number) are the distances DisDiff measures."""
-    kept = ph_anchor(links)
+    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after DeepLink.
+    ``positions`` (indexed by link number) are the distances DisDiff measures."""
+    kept = ph_anchor(ph_deep_link(links))
     kept = ph_link_dup(kept)
     kept = ph_style(kept)
     kept = ph_dis_diff(kept, params.disdiff_z,

@@ -16,7 +16,10 @@ from .model import SEWModel
 from .nesting import nest_link_sets
 from .selection import log_confidence, prob, select
 
-__all__ = ["NavLink", "Detection", "candidate_params", "detect_navigation", "detect_in_links"]
+#: how many ancestors' navigation link sets LinkSetDup compares with
+KNOWN_ANCESTORS = 8
+
+__all__ = ["KNOWN_ANCESTORS", "NavLink", "Detection", "candidate_params", "detect_navigation", "detect_in_links"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,8 @@ class NavLink:
     url: str
     text: str
     parent: str
+    #: size of the navigation link set the link belongs to (its edge's cost)
+    weight: int = 1
 
 
 @dataclass
@@ -34,6 +39,8 @@ class Detection:
     """What SELECTNAVLINKSET decided for a page."""
 
     nav_sets: list[list[LinkNode]] = field(default_factory=list)
+    #: the candidates that were not accepted: the page's template blocks
+    rejected_sets: list[list[LinkNode]] = field(default_factory=list)
     #: PROB of the best candidate's combined confidence (0.0 without candidates)
     confidence: float = 0.0
     candidates: int = 0
@@ -42,6 +49,13 @@ class Detection:
     @property
     def is_navigation(self) -> bool:
         return bool(self.nav_sets)
+
+    def context_for_children(self, known: Sequence[set[str]]) -> tuple[list[set[str]], list[set[str]]]:
+        """LinkSetDup context of this page's children: the navigation link sets of
+        their ancestors (at most ``KNOWN_ANCESTORS``), and this page's rejected
+        candidates, which a child repeating them shows to be template blocks."""
+        accepted = (list(known) + _url_sets(self.nav_sets))[-KNOWN_ANCESTORS:]
+        return accepted, _url_sets(self.rejected_sets)
 
     def nav_links(self, page_url: str) -> list[NavLink]:
         """The accepted links that lead to other pages, first occurrence of each URL."""
@@ -54,8 +68,12 @@ class Detection:
                     seen.add(link.url)
                     host = hosts.get(link.number)
                     parent = host.url if host is not None and host.url in seen else page_url
-                    out.append(NavLink(link.url, link.sec_name, parent))
+                    out.append(NavLink(link.url, link.sec_name, parent, len(link_set)))
         return out
+
+
+def _url_sets(sets: Sequence[Sequence[LinkNode]]) -> list[set[str]]:
+    return [u for u in ({link.url for link in s if link.url} for s in sets) if u]
 
 
 def candidate_params(model: SEWModel) -> CandidateParams:
@@ -64,23 +82,28 @@ def candidate_params(model: SEWModel) -> CandidateParams:
 
 
 def detect_in_links(links: Sequence[LinkNode], page_url: str, home_url: str,
-                    model: SEWModel, known: Sequence[set[str]] = ()) -> Detection:
-    candidates = gen_candidate_link_sets(links, candidate_params(model), known)
+                    model: SEWModel, known: Sequence[set[str]] = (),
+                    template: Sequence[set[str]] = ()) -> Detection:
+    candidates = gen_candidate_link_sets(links, candidate_params(model), [*known, *template])
     scores = [log_confidence(link_set_features(c, page_url, home_url), model) for c in candidates]
     chosen = select(scores, model, candidates)
     best = max(scores) if scores else None
     return Detection(
         nav_sets=[candidates[i] for i in chosen],
+        rejected_sets=[c for i, c in enumerate(candidates) if i not in set(chosen)],
         confidence=prob(best, model.mu_c, model.sigma_c) if best is not None else 0.0,
         candidates=len(candidates), links=len(links))
 
 
 def detect_navigation(root: etree._Element | None, page_url: str, model: SEWModel,
-                      known: Sequence[set[str]] = (), home_url: str | None = None) -> Detection:
+                      known: Sequence[set[str]] = (), home_url: str | None = None,
+                      template: Sequence[set[str]] = ()) -> Detection:
     """Detect the navigation link sets of the page parsed as ``root``.
 
     ``known`` holds the URL sets of the navigation link sets of the page's
-    ancestors (LinkSetDup); ``home_url`` is the site's base URL (VarURLNumDir).
+    ancestors (LinkSetDup); ``template`` the URL sets of the parent's rejected
+    candidates (a block the parent also shows, and did not take for navigation, is
+    template here too); ``home_url`` is the site's base URL (VarURLNumDir).
     """
     links = extract_links(root, page_url)
-    return detect_in_links(links, page_url, home_url or page_url, model, known)
+    return detect_in_links(links, page_url, home_url or page_url, model, known, template)

@@ -30,15 +30,18 @@ def looks_binary(body: bytes) -> bool:
     return len(_BINARY_CONTROL.findall(head)) > len(head) * 0.05
 
 
-def _known_codec(name: str | bytes | None) -> str | None:
+def _known_codec(name: str | bytes | None, from_meta: bool = False) -> str | None:
     if not name:
         return None
     if isinstance(name, bytes):
         name = name.decode("ascii", "ignore")
     try:
-        return codecs.lookup(name.strip()).name
+        codec = codecs.lookup(name.strip()).name
     except (LookupError, ValueError):
         return None
+    if from_meta and codec.startswith("utf-16"):
+        return "utf-8"  # HTML Standard: a <meta> can only be read if the page is ASCII-compatible
+    return codec
 
 
 def decode_html(body: bytes, declared: str | None = None) -> str:
@@ -49,12 +52,12 @@ def decode_html(body: bytes, declared: str | None = None) -> str:
         if body.startswith(bom):
             return body[len(bom):].decode(name, "replace")
     meta = _META_CHARSET.search(body[:4096])
-    candidates = [_known_codec(declared), _known_codec(meta.group(1) if meta else None), "utf-8"]
+    candidates = [_known_codec(declared), _known_codec(meta.group(1) if meta else None, from_meta=True), "utf-8"]
     for name in candidates:
         if name:
             try:
                 return body.decode(name)
-            except (UnicodeDecodeError, LookupError):
+            except (UnicodeError, LookupError):
                 continue
     return body.decode("cp1252", "replace")
 
@@ -62,7 +65,8 @@ def decode_html(body: bytes, declared: str | None = None) -> str:
 def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element | None:
     """Parse a page into an lxml tree, or ``None`` for empty or non-HTML input."""
     if isinstance(body, bytes):
-        if not body.strip() or looks_binary(body):
+        has_bom = body.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        if not body.strip() or (not has_bom and looks_binary(body)):
             return None
         text = decode_html(body[:MAX_PARSE_BYTES], declared)
     else:

@@ -88,6 +88,6 @@ def score_tree(found_root: str, found_edges: Iterable[tuple[str, str]], true_roo
         pages[_label(limit)] = prf(fp, tp, ignored)
         fe = {(p, c) for p, c in f_edges if c in f_depth and ok(f_depth[c])}
         te = {(p, c) for p, c in t_edges if c in t_depth and ok(t_depth[c])}
-        ignored_edges = {e for e in fe if e[1] in ignored}
+        ignored_edges = {e for e in fe if e[1] in ignored and e[1] not in t_depth}
         edges[_label(limit)] = prf(fe, te, ignored_edges)
     return Score(pages, edges)

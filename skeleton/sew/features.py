@@ -33,7 +33,7 @@ def link_set_features(links: Sequence[LinkNode], page_url: str, home_url: str) -
     home_dir = directory(home_url)
     levels = [num_dirs(link.url or (page_url if link.url_type is URLType.ANCHOR else ""), home_dir)
               for link in links]
-    contain = sum(contained(link.url, page_url) for link in links)
+    contain = sum(link.url_type is URLType.ANCHOR or contained(link.url, page_url) for link in links)
     n = len(links)
     return (
         fmean(words),

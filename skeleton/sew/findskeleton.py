@@ -25,7 +25,7 @@ class PageResult:
     depth: int
     title: str
     is_navigation: bool
-    nav_links: list[tuple[str, str, int]]  # (parent, child, child depth)
+    nav_links: list[tuple[str, str, int, int]]  # (parent, child, child depth, weight)
 
 
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
@@ -33,33 +33,33 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                   scope: str | None = None) -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order."""
     scope = scope or base_url
-    queue: list[tuple[str, int, list[set[str]]]] = [(base_url, 0, [])]
+    queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}
-    for url, depth, known in queue:
+    for url, depth, known, template in queue:
         if max_pages is not None and max_pages <= 0:
             return
         if max_pages is not None:
             max_pages -= 1
         body = fetch(url)
         root = parse_html(body) if body else None
-        detection = detect_navigation(root, url, model, known, base_url)
+        detection = detect_navigation(root, url, model, known, base_url, template)
         level = {url: 0}
         edges = []
         for link in detection.nav_links(url):
             if not in_scope(link.url, scope) or trap_reason(link.url):
                 continue
             level[link.url] = level.get(link.parent, 0) + 1
-            edges.append((link.parent, link.url, depth + level[link.url]))
+            edges.append((link.parent, link.url, depth + level[link.url], link.weight))
         yield PageResult(url, depth, page_title(root), detection.is_navigation, edges)
         if max_depth is not None and depth >= max_depth:
             continue
-        child_known = (known + [{l.url for l in s if l.url} for s in detection.nav_sets])[-8:]
-        for _, child, child_depth in edges:
+        child_known, child_template = detection.context_for_children(known)
+        for _, child, child_depth, _ in edges:
             if max_depth is not None and child_depth > max_depth:
                 continue
             if child not in seen:
                 seen.add(child)
-                queue.append((child, child_depth, child_known))
+                queue.append((child, child_depth, child_known, child_template))
 
 
 def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple[str, str]]:
@@ -69,9 +69,10 @@ def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple
     best: dict[str, tuple[int, str]] = {}
     root = pages[0].url if pages else None
     for page in pages:
-        for parent, child, depth in page.nav_links:
+        for parent, child, depth, _ in page.nav_links:
             if child == root or child not in fetched or parent not in fetched:
                 continue
             if child not in best or (depth, parent) < best[child]:
                 best[child] = (depth, parent)
     return sorted((parent, child) for child, (_, parent) in best.items())
+

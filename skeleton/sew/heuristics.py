@@ -11,7 +11,7 @@ from statistics import fmean, pstdev
 from .links import LinkNode
 
 __all__ = [
-    "DISDIFF_MIN_GAP", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "DISDIFF_MIN_GAP", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
     "ph_max_num_word", "ph_link_set_dup", "jaccard",
 ]
 
@@ -25,6 +25,13 @@ def _largest_group(links: Sequence[LinkNode], key: Callable[[LinkNode], Hashable
         groups.setdefault(key(link), []).append(link)
     # ties go to the group that appears first (dicts keep insertion order)
     return max(groups.values(), key=len) if groups else []
+
+
+def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """DeepLink (beyond the paper): drop links into the middle of another page
+    (``page.html#section``). Navigation leads to pages; deep links come from
+    indexes, glossaries and "see also" notes, and would hang pages from them."""
+    return [link for link in links if "#" not in link.href or link.href.startswith("#")]
 
 
 def ph_anchor(links: Sequence[LinkNode]) -> list[LinkNode]:

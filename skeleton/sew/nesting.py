@@ -50,7 +50,7 @@ def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]]) -> dict[int, LinkNod
         for a_set, lca in placed:
             if a_set[0].depth < b_set[0].depth and len(a_set) > 1 \
                     and _contains(lca, a_set[0].number, b_set):
-                if host is None or len(lca) > len(host[1]):
+                if host is None or len(lca) >= len(host[1]):
                     host = (a_set, lca)
         if host is not None:
             a_links = host[0]

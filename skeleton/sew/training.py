@@ -26,15 +26,15 @@ from .dom import parse_html
 from .features import FEATURES, link_set_features
 from .links import LinkNode, extract_links
 from .model import ACCEPT_RULES, SEWModel
-from .detect import Detection
+from .detect import KNOWN_ANCESTORS, Detection
 from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "page_samples",
            "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
-GRID_DISDIFF_Z = (3.0, 10.0, math.inf)
-GRID_JACCARD = (0.5, 0.8)
+GRID_DISDIFF_Z = (3.0, math.inf)
+GRID_JACCARD = (0.8,)
 GRID_TAU = tuple(i / 40 for i in range(40))
 #: share of a candidate's links that must be true children for it to count as a
 #: navigation link set when the feature statistics are computed
@@ -102,18 +102,24 @@ class PageSample:
 
 
 def page_samples(site: LabelledSite) -> Iterator[PageSample]:
-    """Every page of the true tree with its links, its ancestors' navigation sets
-    and its true children."""
+    """Every page of the true tree with its links, its LinkSetDup context (the
+    ancestors' true navigation sets, and the parent's candidates that are not
+    navigation: its template blocks) and its true children."""
     depths = site.depths()
-    known_of: dict[str, list[set[str]]] = {site.root: []}
+    context: dict[str, tuple[list[set[str]], list[set[str]]]] = {site.root: ([], [])}
+    loose = CandidateParams(disdiff_z=math.inf, linkset_dup_jaccard=1.0, **_LOOSE)
     for url, depth in depths.items():
         body = site.fetch(url)
         links = extract_links(parse_html(body), url) if body else []
         truth = set(site.children.get(url, []))
-        known = known_of.get(url, [])
+        known, template = context.get(url, ([], []))
+        sample = PageSample(url, depth, links, known + template, truth)
+        rejected = [{link.url for link in c if link.url}
+                    for c in gen_candidate_link_sets(links, loose, ())
+                    if _precision(c, sample) < POSITIVE_PRECISION]
         for child in truth:
-            known_of.setdefault(child, known + [truth])
-        yield PageSample(url, depth, links, known, truth)
+            context.setdefault(child, ((known + [truth])[-KNOWN_ANCESTORS:], rejected))
+        yield sample
 
 
 @dataclass

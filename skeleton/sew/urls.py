@@ -27,6 +27,7 @@ MAX_REPEATED_SEGMENTS = 2
 #: Query parameters that carry session ids; dropped from canonical URLs.
 SESSION_PARAMS = ("sid", "sessionid", "session_id", "phpsessid", "jsessionid", "sessid",
                   "zenid", "osCsid", "s")
+_SESSION_NAMES = frozenset(name.lower() for name in SESSION_PARAMS)
 _SESSION_PATH = re.compile(r";(jsessionid|sessionid|sid)=[^/?#]*", re.I)
 _FOLLOWABLE_SCHEMES = ("http", "https")
 
@@ -75,8 +76,12 @@ def canonical(url: str) -> str:
     """Canonical form: no fragment, no session ids, sorted query, normalized escapes."""
     try:
         url = _SESSION_PATH.sub("", url)
-        url = url_query_cleaner(url, SESSION_PARAMS, remove=True, unique=False,
-                                keep_fragments=False)
+        query = urlsplit(url).query
+        if query:
+            names = {pair.split("=", 1)[0] for pair in query.split("&")}
+            drop = [n for n in names if n.lower() in _SESSION_NAMES]
+            if drop:
+                url = url_query_cleaner(url, drop, remove=True, unique=False, keep_fragments=False)
         return canonicalize_url(url, keep_fragments=False)
     except (ValueError, UnicodeError):
         return ""

@@ -1,0 +1,143 @@
+"""Benchmark: crawl every corpus site with the real spider and score its skeleton.
+
+For each site of ``../shared/corpus`` (installed with its ``install.sh``):
+train a leave-one-site-out model (the other corpus sites plus the labelled sites
+in ``tests/sites``), serve the site on 127.0.0.1:8000, run
+``scrapy crawl skeleton`` with that model, then ``scrapy evaluate``; then the same
+crawl in ``bfs`` mode (every in-scope link followed, each page hung from its
+shallowest linking page: the tree SEO crawlers show). Finally the detection cost:
+time of detection per page over time of lxml parsing that page.
+
+    python benchmarks/run_corpus.py [--sites NAME ...] [--out results.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
+from skeleton.sew.detect import detect_in_links  # noqa: E402
+from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.sew.links import extract_links  # noqa: E402
+from skeleton.sew.model import load_model, save_model  # noqa: E402
+from skeleton.sew.training import load_labelled_site, page_samples, train_samples  # noqa: E402
+
+PORT = 8000
+
+
+def serve(folder: Path) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1",
+                             "--directory", str(folder)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    time.sleep(1.0)
+    if proc.poll() is not None:
+        raise SystemExit(f"cannot serve {folder} on 127.0.0.1:{PORT} (port busy?)")
+    return proc
+
+
+def scrapy(*args: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=False)
+
+
+def crawl_and_score(site, model_path: Path | None, mode: str, env: dict) -> dict:
+    crawl = f"bench-{site.name}-{mode}"
+    args = ["crawl", "skeleton", "-a", f"base={site.start_url}", "-a", f"crawl={crawl}",
+            "-a", f"mode={mode}", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "CONCURRENT_REQUESTS=8",
+            "-s", "LOG_LEVEL=WARNING"]
+    if model_path:
+        args += ["-a", f"model={model_path}"]
+    started = time.perf_counter()
+    done = scrapy(*args, env=env)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"crawl of {site.name} failed:\n{done.stderr[-2000:]}")
+    scored = scrapy("evaluate", "--crawl", crawl, "--truth", str(site.truth), "--json", env=env)
+    if scored.returncode:
+        raise SystemExit(f"evaluate of {site.name} failed:\n{scored.stderr[-2000:]}")
+    result = json.loads(scored.stdout)
+    result["crawl_seconds"] = round(seconds, 1)
+    return result
+
+
+def detection_cost(site, model) -> tuple[float, float, int]:
+    """Seconds parsing and seconds detecting, summed over the site's tree pages."""
+    labelled = load_labelled_site(site.truth, site.serve_dir, site.name)
+    parse_s = detect_s = 0.0
+    pages = 0
+    for url in labelled.depths():
+        body = labelled.fetch(url)
+        if not body:
+            continue
+        t0 = time.perf_counter()
+        root = parse_html(body)
+        t1 = time.perf_counter()
+        detect_in_links(extract_links(root, url), url, site.start_url, model, ())
+        t2 = time.perf_counter()
+        parse_s, detect_s, pages = parse_s + t1 - t0, detect_s + t2 - t1, pages + 1
+    return parse_s, detect_s, pages
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sites", nargs="*", help="corpus site names (default: all)")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "corpus.json"))
+    args = ap.parse_args()
+    sites = [s for s in corpus_sites() if not args.sites or s.name in args.sites]
+    labelled = {s.name: load_labelled_site(s.truth, s.serve_dir, s.name)
+                for s in corpus_sites() + fixture_sites()}
+    samples = {name: (site.root, list(page_samples(site))) for name, site in labelled.items()}
+    work = Path(tempfile.mkdtemp(prefix="skeleton-bench-"))
+    env = {**os.environ, "SKELETON_DATA_DIR": str(work / "data")}
+    env.pop("REDIS_URL", None)
+    results = {}
+    for site in sites:
+        model = train_samples({k: v for k, v in samples.items() if k != site.name})
+        model_path = work / f"loo-{site.name}.json"
+        save_model(model, model_path)
+        server = serve(site.serve_dir)
+        try:
+            sew = crawl_and_score(site, model_path, "sew", env)
+            bfs = crawl_and_score(site, None, "bfs", env)
+        finally:
+            server.terminate()
+            server.wait()
+        parse_s, detect_s, pages = detection_cost(site, load_model(model_path))
+        results[site.name] = {"sew": sew, "bfs": bfs, "parse_seconds": parse_s,
+                              "detect_seconds": detect_s, "pages_timed": pages,
+                              "model": {"tau": model.tau, "accept": model.accept}}
+        e, b = sew["edges"], bfs["edges"]
+        print(f"{site.name:16} edge F1 {e['all']['f1']:.3f} L1 {e['1']['f1']:.3f} "
+              f"page F1 {sew['pages']['all']['f1']:.3f} fetched/true {sew['fetched_per_true_page']:.2f}"
+              f" | bfs edge F1 {b['all']['f1']:.3f} fetched/true {bfs['fetched_per_true_page']:.2f}"
+              f" | detect/parse {detect_s / parse_s:.2f}", flush=True)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+    print(table(results))
+
+
+def table(results: dict) -> str:
+    head = ("| site | edge F1 | edge P | edge R | L1 edge F1 | L2 edge F1 | page F1 | fetched per true page "
+            "| BFS edge F1 | BFS fetched per true page | detect/parse time |\n|" + "---|" * 11)
+    rows = []
+    for name, r in results.items():
+        e, p, b = r["sew"]["edges"], r["sew"]["pages"], r["bfs"]["edges"]
+        rows.append(f"| {name} | {e['all']['f1']:.3f} | {e['all']['precision']:.3f} | "
+                    f"{e['all']['recall']:.3f} | {e['1']['f1']:.3f} | {e['2']['f1']:.3f} | "
+                    f"{p['all']['f1']:.3f} | {r['sew']['fetched_per_true_page']:.2f} | "
+                    f"{b['all']['f1']:.3f} | {r['bfs']['fetched_per_true_page']:.2f} | "
+                    f"{r['detect_seconds'] / r['parse_seconds']:.2f} |")
+    return head + "\n" + "\n".join(rows)
+
+
+if __name__ == "__main__":
+    main()
