@@ -30,7 +30,8 @@ def main() -> None:
     rows = []
     for cs, site in sites + extra:
         model = train_samples({k: v for k, v in samples.items() if k != site.name},
-                              rules=args.accept)
+                              rules=args.accept,
+                              fetchers={s.name: s.fetch for _, s in sites + extra})
         save_model(model, f"/tmp/loo_{cs.name}.json")
         pages = list(find_skeleton(cs.start_url, site.fetch, model, scope=cs.scope))
         edges = skeleton_edges(pages)

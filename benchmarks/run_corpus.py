@@ -101,7 +101,8 @@ def main() -> None:
     env.pop("REDIS_URL", None)
     results = {}
     for site in sites:
-        model = train_samples({k: v for k, v in samples.items() if k != site.name})
+        model = train_samples({k: v for k, v in samples.items() if k != site.name},
+                              fetchers={k: v.fetch for k, v in labelled.items()})
         model_path = work / f"loo-{site.name}.json"
         save_model(model, model_path)
         server = serve(site.serve_dir)

@@ -151,8 +151,9 @@ def test_accept_best_returns_only_the_best_candidate() -> None:
     assert select(SCORES, _model(accept="best"), _toc_candidates()) == [1]
 
 
-def test_accept_all_returns_every_passing_candidate() -> None:
-    assert select(SCORES, _model(accept="all"), _toc_candidates()) == [1, 2, 3]
+def test_accept_all_returns_every_passing_candidate_and_enclosing_levels() -> None:
+    # 1, 2, 3 pass; 0 (the TOC's top level) encloses the accepted nested set 1
+    assert select(SCORES, _model(accept="all"), _toc_candidates()) == [0, 1, 2, 3]
 
 
 def test_accept_nested_adds_enclosing_and_nested_levels_not_unrelated_menus() -> None:

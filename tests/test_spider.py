@@ -9,7 +9,8 @@ from scrapy.utils.test import get_crawler
 from skeleton.items import PageItem
 from skeleton.sew.detect import NavLink
 from skeleton.spiders import skeleton as spider_module
-from skeleton.spiders.skeleton import KNOWN_ANCESTORS, SkeletonSpider
+from skeleton.sew.detect import KNOWN_ANCESTORS
+from skeleton.spiders.skeleton import SkeletonSpider
 
 BASE = "http://127.0.0.1:9/site/index.html"
 
@@ -151,15 +152,24 @@ def test_followable_nested_links_and_filters() -> None:
 
 
 def test_requests_carry_depth_parent_and_capped_known_sets() -> None:
-    spider = make_spider(mode="bfs")
-    known = [[[f"http://127.0.0.1:9/site/k{i}.html"]] for i in range(KNOWN_ANCESTORS)]
-    meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_known": known}
+    spider = make_spider(mode="sew")
+    known = [[f"http://127.0.0.1:9/site/k{i}.html"] for i in range(KNOWN_ANCESTORS)]
+    meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_known": known,
+            "skeleton_template": [["http://127.0.0.1:9/site/t.html"]]}
     url = "http://127.0.0.1:9/site/s/page.html"
-    items, requests = respond(spider, url, b"<a href='x.html'>X</a>", meta=meta)
+    menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))
+    body = f"<html><body><ul>{menu}</ul></body></html>".encode()
+    items, requests = respond(spider, url, body, meta=meta)
     assert items[0]["depth"] == 3 and items[0]["parent"] == BASE
-    (request,) = requests
-    assert request.meta["skeleton_depth"] == 4 and request.meta["skeleton_parent"] == url
-    assert request.meta["skeleton_known"] == known[1:] + [[]]
+    for request in requests:
+        assert request.meta["skeleton_depth"] == 4 and request.meta["skeleton_parent"] == url
+        carried = request.meta["skeleton_known"]
+        assert len(carried) == KNOWN_ANCESTORS and carried[-1] == sorted(
+            f"http://127.0.0.1:9/site/s/m{i}.html" for i in range(6))
+        assert carried[:-1] == known[1:]
+        assert request.meta["skeleton_template"] == []
+    if not requests:  # the menu was rejected: it becomes the children's template
+        assert items[0]["is_navigation"] is False
 
 
 def test_depth_limit() -> None:
@@ -203,11 +213,12 @@ def test_max_pages_budget() -> None:
     items, requests = respond(spider, "http://127.0.0.1:9/site/x.html", body)
     assert len(items) == 1 and len(requests) == 1  # queued for a resumed crawl
     meta = {"skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": [],
-            "redirect_urls": ["http://127.0.0.1:9/site/y.html"], "download_latency": 0.5}
+            "skeleton_template": [], "redirect_urls": ["http://127.0.0.1:9/site/y.html"], "download_latency": 0.5}
     items, requests = respond(spider, "http://127.0.0.1:9/site/y/", body, meta=meta)
     assert items == [] and [r.url for r in requests] == ["http://127.0.0.1:9/site/y.html"]
     assert requests[0].dont_filter and requests[0].meta == {
-        "skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": []}
+        "skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": [],
+        "skeleton_template": []}
     assert stat(spider, "skeleton/max_pages/reached") == 2
     assert stat(spider, "skeleton/max_pages/requeued") == 1
     assert stat(spider, "skeleton/pages") == 2

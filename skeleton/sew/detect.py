@@ -30,8 +30,6 @@ class NavLink:
     url: str
     text: str
     parent: str
-    #: size of the navigation link set the link belongs to (its edge's cost)
-    weight: int = 1
 
 
 @dataclass
@@ -68,7 +66,7 @@ class Detection:
                     seen.add(link.url)
                     host = hosts.get(link.number)
                     parent = host.url if host is not None and host.url in seen else page_url
-                    out.append(NavLink(link.url, link.sec_name, parent, len(link_set)))
+                    out.append(NavLink(link.url, link.sec_name, parent))
         return out
 
 

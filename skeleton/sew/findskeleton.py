@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .detect import detect_navigation
+from .detect import detect_in_links, detect_navigation
+from .links import LinkNode
 from .dom import parse_html, page_title
 from .model import SEWModel
 from .urls import in_scope, trap_reason
@@ -25,13 +26,17 @@ class PageResult:
     depth: int
     title: str
     is_navigation: bool
-    nav_links: list[tuple[str, str, int, int]]  # (parent, child, child depth, weight)
+    nav_links: list[tuple[str, str, int]]  # (parent, child, child depth)
 
 
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
                   max_depth: int | None = None, max_pages: int | None = None,
-                  scope: str | None = None) -> Iterator[PageResult]:
-    """Yield every page the SEW crawl fetches, in breadth-first order."""
+                  scope: str | None = None,
+                  links_of: Callable[[str], list[LinkNode]] | None = None) -> Iterator[PageResult]:
+    """Yield every page the SEW crawl fetches, in breadth-first order.
+
+    ``links_of(url)``, when given, replaces fetching and parsing (pages' link
+    nodes cached by the caller; titles are then left empty)."""
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}
@@ -40,21 +45,25 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             return
         if max_pages is not None:
             max_pages -= 1
-        body = fetch(url)
-        root = parse_html(body) if body else None
-        detection = detect_navigation(root, url, model, known, base_url, template)
+        if links_of is not None:
+            root = None
+            detection = detect_in_links(links_of(url), url, base_url, model, known, template)
+        else:
+            body = fetch(url)
+            root = parse_html(body) if body else None
+            detection = detect_navigation(root, url, model, known, base_url, template)
         level = {url: 0}
         edges = []
         for link in detection.nav_links(url):
             if not in_scope(link.url, scope) or trap_reason(link.url):
                 continue
             level[link.url] = level.get(link.parent, 0) + 1
-            edges.append((link.parent, link.url, depth + level[link.url], link.weight))
+            edges.append((link.parent, link.url, depth + level[link.url]))
         yield PageResult(url, depth, page_title(root), detection.is_navigation, edges)
         if max_depth is not None and depth >= max_depth:
             continue
         child_known, child_template = detection.context_for_children(known)
-        for _, child, child_depth, _ in edges:
+        for _, child, child_depth in edges:
             if max_depth is not None and child_depth > max_depth:
                 continue
             if child not in seen:
@@ -69,7 +78,7 @@ def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple
     best: dict[str, tuple[int, str]] = {}
     root = pages[0].url if pages else None
     for page in pages:
-        for parent, child, depth, _ in page.nav_links:
+        for parent, child, depth in page.nav_links:
             if child == root or child not in fetched or parent not in fetched:
                 continue
             if child not in best or (depth, parent) < best[child]:

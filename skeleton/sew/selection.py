@@ -50,22 +50,30 @@ def select(scores: Sequence[float], model: SEWModel,
     """Indices of the accepted candidates, given their ``log c``.
 
     SEW accepts the best candidate when its PROB reaches tau (Figure 3). The
-    model's ``accept`` rule may add the candidates that enclose the best one and the
-    passing candidates nested inside accepted ones ("nested"), or every passing
-    candidate ("all")."""
+    model's ``accept`` rule may add the passing candidates nested inside accepted
+    ones ("nested"), or every passing candidate ("all"); with either, the levels
+    that enclose an accepted set are accepted too: when the sections of a table
+    of contents are navigation, so are its chapters."""
     if not scores:
         return []
     probs = [prob(s, model.mu_c, model.sigma_c) for s in scores]
     passing = [i for i, p in enumerate(probs) if p >= model.tau]
-    if model.accept == "all" or not passing:
-        return passing
+    if not passing:
+        return []
     best = max(passing, key=scores.__getitem__)
     if model.accept == "best":
         return [best]
-    # the levels that enclose the best set belong to the same table of contents
-    chosen = [best] + [i for i in range(len(candidates))
-                       if i != best and is_nested(candidates[best], candidates[i])]
-    for i in sorted(passing, key=lambda i: candidates[i][0].depth):
-        if i not in chosen and any(is_nested(candidates[i], candidates[j]) for j in chosen):
-            chosen.append(i)
+    chosen = set(passing) if model.accept == "all" else {best}
+    by_depth = sorted(range(len(candidates)), key=lambda i: candidates[i][0].depth)
+    grown = True
+    while grown:
+        grown = False
+        for i in by_depth:
+            if i in chosen:
+                continue
+            encloses = any(is_nested(candidates[j], candidates[i]) for j in chosen)
+            nested = i in passing and any(is_nested(candidates[i], candidates[j]) for j in chosen)
+            if encloses or nested:
+                chosen.add(i)
+                grown = True
     return sorted(chosen)

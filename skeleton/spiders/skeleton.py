@@ -36,10 +36,11 @@ __all__ = ["SkeletonSpider"]
 logger = logging.getLogger(__name__)
 
 MODES = ("sew", "bfs")
-#: Ancestors whose navigation link sets are passed on for LinkSetDup.
-KNOWN_ANCESTORS = 8
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-META_DEPTH, META_PARENT, META_KNOWN = "skeleton_depth", "skeleton_parent", "skeleton_known"
+META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
+#: LinkSetDup context carried with each request (JSON lists of URL lists): the
+#: ancestors' navigation link sets, and the parent's rejected candidates
+META_KNOWN, META_TEMPLATE = "skeleton_known", "skeleton_template"
 
 
 def _base_url(base: str | None) -> str:
@@ -117,7 +118,8 @@ class SkeletonSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         yield scrapy.Request(self.base, callback=self.parse,
-                             meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: []})
+                             meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: [],
+                                   META_TEMPLATE: []})
 
     # -- callback ---------------------------------------------------------------
 
@@ -129,7 +131,8 @@ class SkeletonSpider(scrapy.Spider):
             # the persistent queue so that resuming the crawl fetches it.
             stats.inc_value("skeleton/max_pages/requeued")
             yield scrapy.Request(first_url, callback=self.parse, dont_filter=True, meta={
-                key: response.meta.get(key) for key in (META_DEPTH, META_PARENT, META_KNOWN)})
+                key: response.meta.get(key)
+                for key in (META_DEPTH, META_PARENT, META_KNOWN, META_TEMPLATE)})
             return
         self.pages_seen += 1
         stats.inc_value("skeleton/pages")
@@ -180,24 +183,23 @@ class SkeletonSpider(scrapy.Spider):
         page = item["url"]
         final = canonical(response.url) or page
         item["title"] = page_title(root)
-        known = response.meta.get(META_KNOWN) or []
+        known = [set(urls) for urls in response.meta.get(META_KNOWN) or []]
+        template = [set(urls) for urls in response.meta.get(META_TEMPLATE) or []]
+        child_known: list[list[str]] = []
+        child_template: list[list[str]] = []
         if self.mode == "sew":
-            detection = detect_navigation(root, final, self.model,
-                                          [set(urls) for ancestor in known for urls in ancestor],
-                                          self.base)
+            detection = detect_navigation(root, final, self.model, known, self.base, template)
             raw = detection.nav_links(final)
             item.update(confidence=detection.confidence, candidates=detection.candidates)
-            accepted = [sorted({link.url for link in link_set if link.url})
-                        for link_set in detection.nav_sets]
+            child_sets = detection.context_for_children(known)
+            child_known, child_template = ([sorted(urls) for urls in sets] for sets in child_sets)
         else:
             raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)]
-            accepted = []
         links = self._followable(raw, page, final)
         item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
         item["is_navigation"] = bool(links) if self.mode == "bfs" else bool(detection.nav_sets)
         self.crawler.stats.inc_value("skeleton/nav_pages" if item["is_navigation"]
                                      else "skeleton/content_pages")
-        child_known = (known + [accepted])[-KNOWN_ANCESTORS:]
         requests = []
         for url, _, parent, level in links:
             child_depth = item["depth"] + level
@@ -205,7 +207,8 @@ class SkeletonSpider(scrapy.Spider):
                 self.crawler.stats.inc_value("skeleton/depth_limited")
                 continue
             requests.append(scrapy.Request(url, callback=self.parse, meta={
-                META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known}))
+                META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known,
+                META_TEMPLATE: child_template}))
         return requests
 
     def _skip_reason(self, url: str) -> str | None:
