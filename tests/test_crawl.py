@@ -64,9 +64,6 @@ def test_bfs_crawl_with_embedded_redis(serve, tmp_path: Path) -> None:
                                             f"  About us <{base}about.html>"]
 
 
-@pytest.mark.xfail(reason="the shipped default model rejects the tiny site's short-label menu "
-                          "(PROB 0.55 < tau) and its long-title article lists; reported",
-                   strict=False)
 def test_sew_crawl_finds_the_tiny_site_skeleton(serve, tmp_path: Path) -> None:
     base = serve(SITE)
     assert crawl_and_tree(base, tmp_path) == expected_tree("tinysite.tree.json", base)
@@ -117,6 +114,17 @@ def test_bfs_crawl_with_an_external_redis(serve, tmp_path: Path, external_redis:
         assert client.scard("skeleton:tiny:dupefilter") > 0
     finally:
         client.close()
+
+
+def test_sew_crawl_with_an_external_redis_gives_the_same_tree(serve, tmp_path: Path,
+                                                               external_redis: str) -> None:
+    base = serve(SITE)
+    (tmp_path / "one").mkdir()
+    embedded = crawl_and_tree(base, tmp_path / "one")
+    (tmp_path / "two").mkdir()
+    shared = crawl_and_tree(base, tmp_path / "two", REDIS_URL=external_redis)
+    assert shared == embedded == expected_tree("tinysite.tree.json", base)
+    assert not (tmp_path / "two" / ".skeleton-data").exists()
 
 
 def test_command_errors(tmp_path: Path) -> None:
