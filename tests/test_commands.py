@@ -1,0 +1,73 @@
+"""``scrapy train`` and ``scrapy evaluate`` end to end on a labelled fixture site."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import FAST, ROOT, run_scrapy
+
+SITES = ROOT / "tests" / "sites"
+TRUTH_BASE = "http://127.0.0.1:8000/"
+
+
+def truth_on(base: str, tmp_path: Path, name: str) -> Path:
+    """The site's truth file with its URLs moved to ``base`` (the test server)."""
+    text = (SITES / f"{name}.truth.json").read_text("utf-8").replace(TRUTH_BASE, base)
+    path = tmp_path / f"{name}.truth.json"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def evaluate(tmp_path: Path, truth: Path, crawl: str) -> dict:
+    done = run_scrapy(["evaluate", "--truth", str(truth), "--crawl", crawl, "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def test_train_crawl_and_evaluate_beat_the_breadth_first_tree(serve, tmp_path: Path) -> None:
+    name = "docs_sidebar"
+    model = tmp_path / "model.json"
+    done = run_scrapy(["train", "--site", str(SITES / f"{name}.truth.json"), str(SITES / name),
+                       "-o", str(model)], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    params = json.loads(model.read_text("utf-8"))
+    assert 0.0 <= params["tau"] <= 1.0 and params["meta"]["trained_on"] == [name]
+
+    base = serve(SITES / name)
+    truth = truth_on(base, tmp_path, name)
+    for mode, extra in (("sew", ["-a", f"model={model}"]), ("bfs", [])):
+        done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-a", f"mode={mode}",
+                           "-a", f"crawl=docs-{mode}", *extra, *FAST], tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+    sew, bfs = evaluate(tmp_path, truth, "docs-sew"), evaluate(tmp_path, truth, "docs-bfs")
+    assert sew["edges"]["all"]["f1"] > bfs["edges"]["all"]["f1"]
+    assert sew["edges"]["1"]["f1"] > bfs["edges"]["1"]["f1"]
+    assert sew["pages_fetched"] <= bfs["pages_fetched"]
+
+
+def test_evaluate_a_tree_file(tmp_path: Path) -> None:
+    truth = tmp_path / "truth.json"
+    root = "http://h/index.html"
+    truth.write_text(json.dumps({"root": root, "edges": [
+        [root, "http://h/a.html"], [root, "http://h/b/"], ["http://h/b/", "http://h/b/c.html"]],
+        "meta": {"not_in_tree": ["http://h/search.html"]}}))
+    tree = {"url": root, "children": [
+        {"url": "http://h/a.html", "children": [{"url": "http://h/b/c.html", "children": []}]},
+        {"url": "http://h/b/index.html", "children": []},
+        {"url": "http://h/search.html", "children": []}]}
+    (tmp_path / "tree.json").write_text(json.dumps(tree))
+    done = run_scrapy(["evaluate", "--truth", str(truth), "--tree", "tree.json", "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    scores = json.loads(done.stdout)
+    # found edges a, b (dir/ == dir/index.html), a->c (wrong parent); search is ignored
+    assert scores["edges"]["all"] == {"precision": 0.6667, "recall": 0.6667, "f1": 0.6667,
+                                      "found": 3, "true": 3}
+    assert scores["edges"]["1"]["f1"] == 1.0
+    assert scores["pages"]["all"]["f1"] == 1.0
+
+
+def test_train_and_evaluate_errors(tmp_path: Path) -> None:
+    done = run_scrapy(["train", "-o", "m.json"], tmp_path)
+    assert done.returncode == 2 and "--site" in done.stderr
+    done = run_scrapy(["evaluate", "--truth", "missing.json", "--tree", "t.json"], tmp_path)
+    assert done.returncode == 2 and "cannot read truth" in done.stderr
