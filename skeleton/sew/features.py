@@ -6,15 +6,22 @@ VarURLNumDir and URLContain describe the URLs of a candidate link set.
 from __future__ import annotations
 
 from collections import Counter
+from math import fsum
 from collections.abc import Sequence
-from statistics import fmean, pvariance
+from statistics import fmean
 
 from .links import LinkNode
 from .urls import URLType, contained, directory, num_dirs
 
-__all__ = ["FEATURES", "link_set_features"]
+__all__ = ["FEATURES", "link_set_features", "pvariance"]
 
 FEATURES = ("NumWordName", "LenName", "VarLenName", "URLType", "VarURLNumDir", "URLContain")
+
+
+def pvariance(values: Sequence[float]) -> float:
+    """Population variance in floats (``statistics.pvariance`` is exact but slow)."""
+    mean = fsum(values) / len(values)
+    return fsum((v - mean) ** 2 for v in values) / len(values)
 
 
 def link_set_features(links: Sequence[LinkNode], page_url: str, home_url: str) -> tuple[float, ...]:

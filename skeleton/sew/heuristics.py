@@ -6,7 +6,8 @@ a subset, or the empty list when the whole set is discarded.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from statistics import fmean, pstdev
+from math import sqrt
+from statistics import fmean
 
 from .links import LinkNode
 
@@ -76,7 +77,9 @@ def ph_dis_diff(links: Sequence[LinkNode], z: float,
     gaps = [b - a for a, b in zip(pos, pos[1:])]
     cut = max(range(len(gaps)), key=gaps.__getitem__)
     rest = gaps[:cut] + gaps[cut + 1:]
-    limit = fmean(rest) + z * max(pstdev(rest), 1.0)
+    mean = fmean(rest)
+    deviation = sqrt(fmean([(g - mean) ** 2 for g in rest]))
+    limit = mean + z * max(deviation, 1.0)
     if gaps[cut] >= DISDIFF_MIN_GAP and gaps[cut] > limit:
         return list(links[: cut + 1])
     return list(links)

@@ -57,9 +57,13 @@ def sec_name(a: etree._Element) -> tuple[str, str]:
     return "", "text"
 
 
+_STYLE_ORDER = {name: i for i, name in enumerate(STYLE_ATTRIBUTES)}
+
+
 def _style_of(el: etree._Element) -> tuple[str, ...]:
-    attrib = el.attrib
-    return (el.tag,) + tuple(f"{k}={attrib[k]}" for k in STYLE_ATTRIBUTES if k in attrib)
+    tag = el.tag if isinstance(el.tag, str) else "#"
+    items = [(_STYLE_ORDER[k], f"{k}={v}") for k, v in el.items() if k in _STYLE_ORDER]
+    return (tag, *(text for _, text in sorted(items))) if items else (tag,)
 
 
 def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
@@ -82,16 +86,19 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
         return path, style, ids
 
     links: list[LinkNode] = []
+    resolved: dict[str, tuple[str, URLType]] = {}
     for a in root.iter("a"):
         href = a.get("href")
         if href is None:
             continue
+        if href not in resolved:
+            resolved[href] = (resolve(href, page_url), url_type(href, page_url))
+        url, kind = resolved[href]
         parent = a.getparent()
         path, style, ids = ancestry(parent) if parent is not None else ((), (), ())
         name, anchor = sec_name(a)
         links.append(LinkNode(
-            number=len(links), href=href, url=resolve(href, page_url),
-            url_type=url_type(href, page_url), sec_name=name, depth=len(path) + 1,
+            number=len(links), href=href, url=url, url_type=kind, sec_name=name, depth=len(path) + 1,
             path=path + ("a",), style=style + (_style_of(a),), anchor=anchor,
             chain=ids))
         if len(links) >= MAX_LINKS:

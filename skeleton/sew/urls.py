@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from enum import Enum
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
@@ -30,6 +31,10 @@ SESSION_PARAMS = ("sid", "sessionid", "session_id", "phpsessid", "jsessionid", "
 _SESSION_NAMES = frozenset(name.lower() for name in SESSION_PARAMS)
 _SESSION_PATH = re.compile(r";(jsessionid|sessionid|sid)=[^/?#]*", re.I)
 _FOLLOWABLE_SCHEMES = ("http", "https")
+#: an http(s) URL that canonicalization leaves as it is: lower-case scheme, no
+#: query, fragment, escapes, ';' parameters or characters needing escapes
+_PLAIN_HREF = re.compile(r"^[A-Za-z0-9._~/\-]+$")
+_PLAIN_URL = re.compile(r"^https?://[a-z0-9.\-]+(:[0-9]+)?/[A-Za-z0-9._~/\-]*$")
 
 
 class URLType(str, Enum):
@@ -45,6 +50,10 @@ def url_type(href: str, page_url: str) -> URLType:
     href = href.strip()
     if href.startswith("#"):
         return URLType.ANCHOR
+    if ":" not in href and not href.startswith("//"):
+        if not href:
+            return URLType.ANCHOR
+        return URLType.ABSOLUTE if href.startswith("/") else URLType.RELATIVE
     parts = urlsplit(href)
     if parts.scheme and parts.scheme.lower() not in _FOLLOWABLE_SCHEMES:
         return URLType.OTHER
@@ -58,11 +67,23 @@ def url_type(href: str, page_url: str) -> URLType:
     return URLType.RELATIVE
 
 
+@lru_cache(maxsize=64)
+def _prefixes(page_url: str) -> tuple[str, str]:
+    """(scheme://host, scheme://host/dir/) of a page URL, for fast joins."""
+    parts = urlsplit(page_url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    return origin, origin + directory(page_url)
+
+
 def resolve(href: str, page_url: str) -> str:
     """Absolute canonical URL of ``href`` on ``page_url``, or '' if not http(s)."""
     href = href.strip()
     if not href or href.startswith("#"):
         return ""
+    plain = href.split("#", 1)[0]
+    if _PLAIN_HREF.match(plain) and "//" not in plain and "/." not in "/" + plain:
+        origin, folder = _prefixes(page_url)
+        return canonical((origin if plain.startswith("/") else folder) + plain)
     try:
         absolute = urljoin(page_url, href)
     except ValueError:
@@ -74,6 +95,9 @@ def resolve(href: str, page_url: str) -> str:
 
 def canonical(url: str) -> str:
     """Canonical form: no fragment, no session ids, sorted query, normalized escapes."""
+    url = url.split("#", 1)[0]
+    if _PLAIN_URL.match(url) and "/." not in url:
+        return url  # nothing to normalize: the common case, kept fast
     try:
         url = _SESSION_PATH.sub("", url)
         query = urlsplit(url).query
