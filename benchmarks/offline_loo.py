@@ -21,6 +21,7 @@ from skeleton.sew.training import load_labelled_site, load_truth, page_samples, 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-fixtures", action="store_true")
+    ap.add_argument("--all", action="store_true", help="also test on the fixture sites")
     ap.add_argument("--accept", nargs="*", default=["best", "nested", "all"])
     args = ap.parse_args()
     sites = [(cs, load_labelled_site(cs.truth, cs.serve_dir, cs.name)) for cs in corpus_sites()]
@@ -28,7 +29,7 @@ def main() -> None:
                                          for cs in fixture_sites()]
     samples = {s.name: (s.root, list(page_samples(s))) for _, s in sites + extra}
     rows = []
-    for cs, site in sites + extra:
+    for cs, site in sites + (extra if args.all else []):
         model = train_samples({k: v for k, v in samples.items() if k != site.name},
                               rules=args.accept,
                               fetchers={s.name: s.fetch for _, s in sites + extra})

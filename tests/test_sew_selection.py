@@ -147,8 +147,11 @@ def _toc_candidates():
 SCORES = [-1.0, 2.0, 0.5, 1.0]  # outer fails; inner_a is the best; inner_b, footer pass
 
 
-def test_accept_best_returns_only_the_best_candidate() -> None:
-    assert select(SCORES, _model(accept="best"), _toc_candidates()) == [1]
+def test_accept_best_returns_the_best_candidate_and_its_enclosing_level() -> None:
+    # (A1, A2) is the best; the TOC's top level (A, B, C) encloses it; nothing else
+    assert select(SCORES, _model(accept="best"), _toc_candidates()) == [0, 1]
+    cands = _toc_candidates()
+    assert select([2.0, 1.0], _model(accept="best"), [cands[1], cands[3]]) == [0]
 
 
 def test_accept_all_returns_every_passing_candidate_and_enclosing_levels() -> None:
@@ -191,4 +194,5 @@ def test_tau_is_compared_with_prob_of_the_score() -> None:
 
 def test_best_is_the_highest_score_regardless_of_position() -> None:
     cands = _toc_candidates()
-    assert select([0.5, 0.7, 3.0, 0.1], _model(accept="best"), cands) == [2]
+    assert select([0.5, 0.7, 3.0, 0.1], _model(accept="best"), cands) == [0, 2]
+    assert select([0.5, 0.7, 0.1, 3.0], _model(accept="best"), cands) == [3]

@@ -51,9 +51,9 @@ def select(scores: Sequence[float], model: SEWModel,
 
     SEW accepts the best candidate when its PROB reaches tau (Figure 3). The
     model's ``accept`` rule may add the passing candidates nested inside accepted
-    ones ("nested"), or every passing candidate ("all"); with either, the levels
-    that enclose an accepted set are accepted too: when the sections of a table
-    of contents are navigation, so are its chapters."""
+    ones ("nested"), or every passing candidate ("all"). With every rule, the
+    levels that enclose an accepted set are accepted too: when the sections of a
+    table of contents are navigation, so are its chapters."""
     if not scores:
         return []
     probs = [prob(s, model.mu_c, model.sigma_c) for s in scores]
@@ -61,8 +61,6 @@ def select(scores: Sequence[float], model: SEWModel,
     if not passing:
         return []
     best = max(passing, key=scores.__getitem__)
-    if model.accept == "best":
-        return [best]
     chosen = set(passing) if model.accept == "all" else {best}
     by_depth = sorted(range(len(candidates)), key=lambda i: candidates[i][0].depth)
     grown = True
@@ -72,7 +70,8 @@ def select(scores: Sequence[float], model: SEWModel,
             if i in chosen:
                 continue
             encloses = any(is_nested(candidates[j], candidates[i]) for j in chosen)
-            nested = i in passing and any(is_nested(candidates[i], candidates[j]) for j in chosen)
+            nested = (model.accept != "best" and i in passing
+                      and any(is_nested(candidates[i], candidates[j]) for j in chosen))
             if encloses or nested:
                 chosen.add(i)
                 grown = True
