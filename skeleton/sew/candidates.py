@@ -51,29 +51,42 @@ def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
 
 
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
-                   known: Iterable[set[str]], positions: Sequence[int] | None = None) -> list[LinkNode]:
+                   known: Iterable[set[str]], positions: Sequence[int] | None = None,
+                   cut: list[LinkNode] | None = None) -> list[LinkNode]:
     """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after DeepLink.
-    ``positions`` (indexed by link number) are the distances DisDiff measures."""
+    ``positions`` (indexed by link number) are the distances DisDiff measures; the
+    links DisDiff cuts off are appended to ``cut`` when it is given."""
     kept = ph_anchor(ph_deep_link(links))
     kept = ph_link_dup(kept)
     kept = ph_style(kept)
-    kept = ph_dis_diff(kept, params.disdiff_z,
-                       [positions[link.number] for link in kept] if positions else None)
-    kept = ph_max_num_word(kept, params.max_num_word)
+    first = ph_dis_diff(kept, params.disdiff_z,
+                        [positions[link.number] for link in kept] if positions else None)
+    if cut is not None:
+        cut.extend(kept[len(first):])
+    kept = ph_max_num_word(first, params.max_num_word)
     return ph_link_set_dup(kept, known, params.linkset_dup_jaccard)
 
 
 def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
                             known: Sequence[set[str]] = ()) -> list[list[LinkNode]]:
     """Candidate link sets of a page; ``known`` are the navigation link sets (URL
-    sets) of the page's ancestors, for LinkSetDup."""
+    sets) of the page's ancestors, for LinkSetDup.
+
+    Where DisDiff splits a set, the paper keeps the first part and drops the rest;
+    here the rest is pruned again as a candidate of its own (a menu in several
+    sections, a header and a footer with the same path), and selection decides."""
     found = []
     positions: dict[int, list[int]] = {}
     for group in group_by_level_and_path(links):
         depth = group[0].depth
         if depth not in positions:
             positions[depth] = shallow_positions(links, depth)
-        kept = prune_link_set(group, params, known, positions[depth])
-        if params.min_nl < len(kept) < params.max_nl:
-            found.append(kept)
+        pending = [group]
+        while pending:
+            cut: list[LinkNode] = []
+            kept = prune_link_set(pending.pop(), params, known, positions[depth], cut)
+            if params.min_nl < len(kept) < params.max_nl:
+                found.append(kept)
+            if cut:
+                pending.append(cut)
     return found
