@@ -134,6 +134,10 @@ def test_command_errors(tmp_path: Path) -> None:
     done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-a", "depth=x"],
                       tmp_path)
     assert done.returncode == 2 and "error: depth must be an integer" in done.stderr
+    done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/"], tmp_path,
+                      REDIS_URL="redis://127.0.0.1:1/0")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "error: cannot reach Redis at redis://127.0.0.1:1/0" in done.stderr
     done = run_scrapy(["tree"], tmp_path)
     assert done.returncode == 2 and "error: no crawl recorded yet" in done.stderr
     assert done.stdout == ""
