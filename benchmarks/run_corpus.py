@@ -9,6 +9,7 @@ shallowest linking page: the tree SEO crawlers show). Finally the detection cost
 time of detection per page over time of lxml parsing that page.
 
     python benchmarks/run_corpus.py [--sites NAME ...] [--out results.json]
+    python benchmarks/run_corpus.py --timing-only
 """
 from __future__ import annotations
 
@@ -91,7 +92,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sites", nargs="*", help="corpus site names (default: all)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "corpus.json"))
+    ap.add_argument("--timing-only", action="store_true",
+                    help="only measure detection time against parse time (default model)")
     args = ap.parse_args()
+    if args.timing_only:
+        timing(args.sites)
+        return
     sites = [s for s in corpus_sites() if not args.sites or s.name in args.sites]
     labelled = {s.name: load_labelled_site(s.truth, s.serve_dir, s.name)
                 for s in corpus_sites() + fixture_sites()}
@@ -124,6 +130,20 @@ def main() -> None:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
     print(table(results))
+
+
+def timing(names: list[str] | None) -> None:
+    """Detection time over parse time per site and overall, with the default model."""
+    model = load_model(None)
+    total_parse = total_detect = 0.0
+    print("| site | pages | parse s | detect s | detect/parse |\n|---|---|---|---|---|")
+    for site in corpus_sites():
+        if names and site.name not in names:
+            continue
+        parse_s, detect_s, pages = detection_cost(site, model)
+        total_parse, total_detect = total_parse + parse_s, total_detect + detect_s
+        print(f"| {site.name} | {pages} | {parse_s:.2f} | {detect_s:.2f} | {detect_s / parse_s:.2f} |")
+    print(f"| all | | {total_parse:.2f} | {total_detect:.2f} | {total_detect / total_parse:.2f} |")
 
 
 def table(results: dict) -> str:

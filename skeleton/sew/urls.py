@@ -81,9 +81,15 @@ def resolve(href: str, page_url: str) -> str:
     if not href or href.startswith("#"):
         return ""
     plain = href.split("#", 1)[0]
-    if _PLAIN_HREF.match(plain) and "//" not in plain and "/." not in "/" + plain:
+    if plain and _PLAIN_HREF.match(plain) and "//" not in plain:
         origin, folder = _prefixes(page_url)
-        return canonical((origin if plain.startswith("/") else folder) + plain)
+        joined = (origin if plain.startswith("/") else folder) + plain
+        if "/." in "/" + plain:  # dot segments: normalize the path as urljoin does
+            path = posixpath.normpath(joined[len(origin):])
+            if plain.endswith(("/", "/.", "/..")) or plain in (".", ".."):
+                path = path.rstrip("/") + "/"
+            joined = origin + path
+        return canonical(joined)
     try:
         absolute = urljoin(page_url, href)
     except ValueError:
