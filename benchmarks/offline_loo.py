@@ -13,7 +13,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.model import save_model  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.training import load_labelled_site, load_truth, page_samples, train_samples  # noqa: E402
 
@@ -33,7 +32,6 @@ def main() -> None:
         model = train_samples({k: v for k, v in samples.items() if k != site.name},
                               rules=args.accept,
                               fetchers={s.name: s.fetch for _, s in sites + extra})
-        save_model(model, f"/tmp/loo_{cs.name}.json")
         pages = list(find_skeleton(cs.start_url, site.fetch, model, scope=cs.scope))
         edges = skeleton_edges(pages)
         root, truth, meta = load_truth(cs.truth)
