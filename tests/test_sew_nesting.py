@@ -1,8 +1,6 @@
 """Nested tables of contents: skeleton.sew.nesting (and Detection.nav_links using it)."""
 from __future__ import annotations
 
-import pytest
-
 from skeleton.sew.detect import Detection
 from skeleton.sew.dom import parse_html
 from skeleton.sew.links import LinkNode, extract_links
