@@ -1,47 +1,14 @@
 """The skeleton tree from page records and edges (pure: no Redis, no Scrapy).
 
 ``build_tree`` nests the fetched pages under the root following each page's kept
-edge; ``render_text`` prints the tree as an indented outline; ``nest_links``
-checks the parent links of one page's navigation links.
+edge; ``render_text`` prints the tree as an indented outline.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["build_tree", "render_text", "nest_links"]
-
-
-def nest_links(page: str, links: Iterable[tuple[str, str]]) -> list[tuple[str, str, int]]:
-    """``(url, parent, level)`` for one page's navigation links ``(url, parent)``.
-
-    A link hangs from the page (level 1) or from another of the page's links
-    (its level + 1). A parent that is neither is replaced by the page, and a
-    cycle of parents is cut by hanging its last entry from the page, so every
-    chain ends at the page. The first occurrence of a URL wins.
-    """
-    parents: dict[str, str] = {}
-    for url, parent in links:
-        if url != page and url not in parents:
-            parents[url] = parent
-    for url, parent in parents.items():
-        if parent != page and (parent not in parents or parent == url):
-            parents[url] = page
-    levels: dict[str, int] = {}
-    for url in parents:
-        chain: list[str] = []
-        node = url
-        while node != page and node not in levels and node not in chain:
-            chain.append(node)
-            node = parents[node]
-        if node in chain:
-            parents[chain[-1]] = page
-            node = page
-        level = levels.get(node, 0)
-        for entry in reversed(chain):
-            level += 1
-            levels[entry] = level
-    return [(url, parents[url], levels[url]) for url in parents]
+__all__ = ["build_tree", "render_text"]
 
 
 def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],

@@ -1,7 +1,8 @@
 """The pure tree builder, outline renderer and nested-link levels."""
 from __future__ import annotations
 
-from skeleton.tree import build_tree, nest_links, render_text
+from skeleton.sew.edges import nest_links
+from skeleton.tree import build_tree, render_text
 
 R = "http://s/"
 

@@ -34,7 +34,7 @@ from scrapy.exceptions import NotConfigured
 
 from skeleton.redis_keys import CRAWLS, CrawlKeys
 from skeleton.redis_server import connect
-from skeleton.tree import nest_links
+from skeleton.sew.edges import nest_links
 
 if TYPE_CHECKING:
     import redis

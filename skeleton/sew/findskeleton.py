@@ -3,14 +3,14 @@
 The crawler runs the same steps one response at a time; this function runs them
 over a ``fetch(url) -> bytes | None`` callable, breadth-first, and is what
 training, tests and quick experiments use. A page reached from several parents
-keeps the shallowest one, ties broken by the smallest parent URL, as the crawler's
-tree does.
+keeps the best one by ``edges.edge_rank``, as the crawler's tree does.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .edges import EdgeRank, edge_rank, followed_links
 from .detect import detect_in_links, detect_navigation
 from .links import LinkNode
 from .dom import parse_html, page_title
@@ -52,13 +52,10 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             body = fetch(url)
             root = parse_html(body) if body else None
             detection = detect_navigation(root, url, model, known, base_url, template)
-        level = {url: 0}
-        edges = []
-        for link in detection.nav_links(url):
-            if not in_scope(link.url, scope) or trap_reason(link.url):
-                continue
-            level[link.url] = level.get(link.parent, 0) + 1
-            edges.append((link.parent, link.url, depth + level[link.url]))
+        followed, _ = followed_links(detection.nav_links(url), url,
+                                     lambda u: None if in_scope(u, scope) and not trap_reason(u)
+                                     else "skipped")
+        edges = [(parent, child, depth + level) for child, _, parent, level in followed]
         yield PageResult(url, depth, page_title(root), detection.is_navigation, edges)
         if max_depth is not None and depth >= max_depth:
             continue
@@ -72,16 +69,17 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
 
 
 def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple[str, str]]:
-    """The tree: per fetched page, the shallowest (depth, parent) edge reported."""
+    """The tree: per fetched page, the best edge reported (``edges.edge_rank``)."""
     pages = list(pages)
     fetched = {p.url for p in pages}
-    best: dict[str, tuple[int, str]] = {}
+    best: dict[str, EdgeRank] = {}
     root = pages[0].url if pages else None
     for page in pages:
         for parent, child, depth in page.nav_links:
             if child == root or child not in fetched or parent not in fetched:
                 continue
-            if child not in best or (depth, parent) < best[child]:
-                best[child] = (depth, parent)
-    return sorted((parent, child) for child, (_, parent) in best.items())
+            rank = edge_rank(parent, child, depth)
+            if child not in best or rank < best[child]:
+                best[child] = rank
+    return sorted((rank[2], child) for child, rank in best.items())
 

@@ -29,6 +29,7 @@ from .findskeleton import find_skeleton, skeleton_edges
 from .links import LinkNode, extract_links
 from .model import ACCEPT_RULES, SEWModel
 from .detect import KNOWN_ANCESTORS, Detection
+from .edges import followed_links
 from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
@@ -136,13 +137,11 @@ class _Scored:
 def page_edges(sample: PageSample, link_sets: Sequence[Sequence[LinkNode]]) -> list[tuple[str, str, int]]:
     """(parent, child, depth) edges a page's accepted link sets give, nesting included."""
     detection = Detection(nav_sets=[list(s) for s in link_sets])
-    links = detection.nav_links(sample.url)
-    level = {sample.url: 0}
-    out = []
-    for link in links:
-        level[link.url] = level.get(link.parent, 0) + 1
-        out.append((page_id(link.parent), page_id(link.url), sample.depth + level[link.url]))
-    return out
+    host = urlsplit(sample.url).netloc
+    followed, _ = followed_links(detection.nav_links(sample.url), sample.url,
+                                 lambda u: None if urlsplit(u).netloc == host else "offsite")
+    return [(page_id(parent), page_id(child), sample.depth + level)
+            for child, _, parent, level in followed]
 
 
 def _fit_features(positives: list[tuple[float, ...]]) -> dict[str, tuple[float, float]]:

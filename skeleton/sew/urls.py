@@ -16,7 +16,7 @@ from w3lib.url import canonicalize_url, url_query_cleaner
 
 __all__ = [
     "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
-    "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "contained",
+    "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "contained",
     "in_scope", "trap_reason", "normalize_page",
 ]
 
@@ -132,6 +132,20 @@ def num_dirs(url: str, base_dir: str = "/") -> int:
     if path.startswith(base_dir):
         path = path[len(base_dir):]
     return len([seg for seg in path.split("/") if seg])
+
+
+def shared_dirs(url: str, other: str) -> int:
+    """How many leading directory segments the paths of two URLs share (0 on
+    different hosts): the tree's tie-break between parents at the same depth."""
+    a, b = urlsplit(url), urlsplit(other)
+    if a.netloc.lower() != b.netloc.lower():
+        return 0
+    count = 0
+    for x, y in zip(directory(url).split("/")[1:-1], directory(other).split("/")[1:-1]):
+        if x != y:
+            break
+        count += 1
+    return count
 
 
 def contained(url: str, page_url: str) -> bool:

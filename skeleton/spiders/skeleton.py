@@ -25,11 +25,11 @@ from skeleton.items import PageItem
 from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.redis_server import redis_url
 from skeleton.sew.detect import NavLink, detect_navigation
+from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title, parse_html
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
-from skeleton.tree import nest_links
 
 __all__ = ["SkeletonSpider"]
 
@@ -223,30 +223,8 @@ class SkeletonSpider(scrapy.Spider):
 
     def _followable(self, raw: list[NavLink], page: str,
                     final: str) -> list[tuple[str, str, str, int]]:
-        """Links worth following as ``(url, text, parent, level)``: first occurrence,
-        not the page itself, in scope and not a trap. A nested entry whose parent
-        entry was dropped hangs from its nearest kept ancestor, else from the page;
-        ``level`` is the nesting level below the page (1 for direct links)."""
-        own = {page, final}
-        by_url: dict[str, NavLink] = {}
-        for link in raw:
-            by_url.setdefault(link.url, link)
-        kept: dict[str, NavLink] = {}
-        for link in raw:
-            if link.url in kept or link.url in own:
-                continue
-            reason = self._skip_reason(link.url)
-            if reason:
-                self.crawler.stats.inc_value(f"skeleton/{reason}")
-                continue
-            kept[link.url] = link
-        links = []
-        for url, link in kept.items():
-            parent, seen = link.parent, {url}
-            while parent not in own and parent not in kept and parent in by_url \
-                    and parent not in seen:
-                seen.add(parent)
-                parent = by_url[parent].parent
-            links.append((url, page if parent in own else parent))
-        return [(url, kept[url].text, parent, level)
-                for url, parent, level in nest_links(page, links)]
+        """Links worth following (``edges.followed_links``), counting what is skipped."""
+        links, reasons = followed_links(raw, page, self._skip_reason, (final,))
+        for reason in reasons:
+            self.crawler.stats.inc_value(f"skeleton/{reason}")
+        return links
