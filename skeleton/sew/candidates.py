@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .heuristics import (ph_anchor, ph_deep_link, ph_dis_diff, ph_link_dup, ph_link_set_dup,
+from .heuristics import (ph_anchor, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
@@ -53,10 +53,10 @@ def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
                    known: Iterable[set[str]], positions: Sequence[int] | None = None,
                    cut: list[LinkNode] | None = None) -> list[LinkNode]:
-    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after DeepLink.
+    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after Index and DeepLink.
     ``positions`` (indexed by link number) are the distances DisDiff measures; the
     links DisDiff cuts off are appended to ``cut`` when it is given."""
-    kept = ph_anchor(ph_deep_link(links))
+    kept = ph_anchor(ph_deep_link(ph_index(links)))
     kept = ph_link_dup(kept)
     kept = ph_style(kept)
     first = ph_dis_diff(kept, params.disdiff_z,

@@ -12,9 +12,13 @@ from statistics import fmean
 from .links import LinkNode
 
 __all__ = [
-    "DISDIFF_MIN_GAP", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "ph_index", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
     "ph_max_num_word", "ph_link_set_dup", "jaccard",
 ]
+
+#: Index: a link set is an index when more than this share of its links lead
+#: into the middle of a page (a fragment) or repeat a target already in the set.
+INDEX_REDUNDANCY = 0.5
 
 #: DisDiff never splits at a gap of fewer link numbers than this.
 DISDIFF_MIN_GAP = 4
@@ -26,6 +30,22 @@ def _largest_group(links: Sequence[LinkNode], key: Callable[[LinkNode], Hashable
         groups.setdefault(key(link), []).append(link)
     # ties go to the group that appears first (dicts keep insertion order)
     return max(groups.values(), key=len) if groups else []
+
+
+def ph_index(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """Index (beyond the paper): drop the whole set when most of its links are
+    redundant, i.e. point into the middle of a page (``page.html#term``) or repeat
+    a target met earlier in the set. Back-of-the-book indexes, glossaries and
+    module indexes look so; tables of contents and menus name each page once.
+    Kept as navigation, an index would hang deep pages from itself."""
+    seen: set[str] = set()
+    redundant = 0
+    for link in links:
+        target = link.url or link.href
+        if "#" in link.href or target in seen:
+            redundant += 1
+        seen.add(target)
+    return [] if redundant > INDEX_REDUNDANCY * len(links) else list(links)
 
 
 def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
