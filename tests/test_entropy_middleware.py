@@ -22,7 +22,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
-from skeleton.middlewares.entropy import EntropyMiddleware, EntropyStore
+from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.spiders.skeleton import SkeletonSpider
@@ -128,10 +128,18 @@ def test_update_touches_only_the_page_terms_in_one_round_trip(redis_client, craw
     store.add_page("http://h/small", {"w1": 3, "w2": 1, "new": 2})
     calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
     # one EVALSHA; inside it one SADD, one HSET for the page's terms blob and one
-    # HGET + HSET per distinct term of the page, whatever the vocabulary size
+    # HMGET + HSET per SCRIPT_CHUNK distinct terms of the page, whatever the vocabulary
     assert calls.get("cmdstat_evalsha") == 1 and calls.get("cmdstat_sadd") == 1
-    assert calls.get("cmdstat_hget") == 3 and calls.get("cmdstat_hset") == 3 + 1
-    assert "cmdstat_hgetall" not in calls and "cmdstat_hscan" not in calls
+    assert calls.get("cmdstat_hmget") == 1 and calls.get("cmdstat_hset") == 1 + 1
+    assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sadd",
+                                               "cmdstat_hmget", "cmdstat_hset"}
+    redis_client.config_resetstat()
+    assert store.add_page("http://h/long", {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)})
+    calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
+    assert calls.get("cmdstat_hmget") == 3 and calls.get("cmdstat_hset") == 3 + 1
+    check_against_batch(store, {"big": {f"w{i}": 1 + i % 5 for i in range(5000)}, "warm": {"x": 1},
+                                "small": {"w1": 3, "w2": 1, "new": 2},
+                                "long": {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)}})
 
 
 # -- the middleware -----------------------------------------------------------------

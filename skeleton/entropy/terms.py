@@ -44,9 +44,10 @@ MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 
 _STOP_WORDS_DIR = Path(__file__).resolve().parent / "stopwords"
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-#: A CJK run, or a run of word characters that are neither '_' nor CJK.
-_TOKEN = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_{_CJK}]+)")
-_ZLIB_LEVEL = 6
+#: A run of word characters that are neither '_' nor CJK; a CJK run.
+_WORD = re.compile(rf"[^\W_{_CJK}]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_ZLIB_LEVEL = 1
 _SHIPPED_ALIASES = {"english": "en"}
 
 
@@ -70,22 +71,20 @@ def stop_words(language: str = DEFAULT_LANGUAGE) -> frozenset[str]:
 
 
 def tokenize(text: Any) -> list[str]:
-    """Lower-cased tokens of ``text`` before stop-word removal; numbers and tokens of
-    the wrong length are already dropped. Not a string: no tokens."""
+    """Lower-cased tokens of ``text`` before stop-word removal (words, then CJK
+    bigrams); numbers and tokens of the wrong length are already dropped. Not a
+    string: no tokens."""
     if not isinstance(text, str) or not text:
         return []
-    tokens: list[str] = []
-    for match in _TOKEN.finditer(text.lower()):
-        word = match.group("word")
-        if word is not None:
-            if MIN_TERM_LENGTH <= len(word) <= MAX_TERM_LENGTH and not word.isnumeric():
-                tokens.append(word)
-            continue
-        run = match.group("cjk")
-        if len(run) == 1:
-            tokens.append(run)
-        else:
-            tokens.extend(run[i:i + 2] for i in range(len(run) - 1))
+    lowered = text.lower()
+    tokens = [word for word in _WORD.findall(lowered)
+              if MIN_TERM_LENGTH <= len(word) <= MAX_TERM_LENGTH and not word.isnumeric()]
+    if _CJK_RUN.search(lowered) is not None:
+        for run in _CJK_RUN.findall(lowered):
+            if len(run) == 1:
+                tokens.append(run)
+            else:
+                tokens.extend(run[i:i + 2] for i in range(len(run) - 1))
     return tokens
 
 

@@ -10,7 +10,7 @@ one Lua script per page, hence atomic:
   nothing (a retry, a second worker, a resumed crawl);
 * cost proportional to the page's distinct terms: each term's sufficient
   statistics ``"S df G"`` (:mod:`skeleton.entropy.statistics`) in ``:entropy``
-  are updated in place; terms absent from the page are not touched, and n (the
+  are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms); terms absent from the page are not touched, and n (the
   number of pages) is ``SCARD :entropy_pages``, read when entropies are read;
 * order independent: the statistics of a set of pages do not depend on the
   order in which workers add them, so EN read at any time equals the batch
@@ -30,6 +30,7 @@ the language's), ``SKELETON_ENTROPY_MAX_TERMS`` (distinct terms kept per page),
 """
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Self
@@ -60,9 +61,14 @@ logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "skeleton/entropy"
 SCAN_COUNT = 1000
+#: Terms per HMGET/HSET inside the update script.
+SCRIPT_CHUNK = 1000
 
 #: KEYS: entropy (hash term -> "S df G"), entropy_pages (set), page_terms (hash).
-#: ARGV: page URL, packed term counts ('' = do not keep), then (term, tf) pairs.
+#: ARGV: page URL, packed term counts ('' = do not keep), the page's term counts as
+#: one JSON object (one argument: the client encodes 4 arguments, not 2 per term),
+#: and the chunk size: terms are read with one HMGET and written with one HSET per
+#: chunk (Lua's unpack() takes a few thousand values at most).
 #: Returns 1 if the page was counted now, 0 if it had been counted before.
 #: G' = G + S log1p(t/S) + t log1p(S/t) (see skeleton.entropy.statistics).
 UPDATE_SCRIPT = """
@@ -73,16 +79,28 @@ local function log1p(x)
   if u == 1 then return x end
   return math.log(u) * x / (u - 1)
 end
-for i = 3, #ARGV - 1, 2 do
-  local term, tf = ARGV[i], tonumber(ARGV[i + 1])
-  local s, df, g = 0, 0, 0
-  local old = redis.call('HGET', KEYS[1], term)
-  if old then
-    local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
-    s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+local terms, tfs = {}, {}
+for term, tf in pairs(cjson.decode(ARGV[3])) do
+  terms[#terms + 1] = term
+  tfs[#tfs + 1] = tf
+end
+local chunk = tonumber(ARGV[4])
+for first = 1, #terms, chunk do
+  local last = math.min(first + chunk - 1, #terms)
+  local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
+  local out = {}
+  for i = first, last do
+    local tf, s, df, g = tfs[i], 0, 0, 0
+    local old = olds[i - first + 1]
+    if old then
+      local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
+      s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+    end
+    if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
+    out[#out + 1] = terms[i]
+    out[#out + 1] = string.format('%.17g %.17g %.17g', s + tf, df + 1, g)
   end
-  if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
-  redis.call('HSET', KEYS[1], term, string.format('%.17g %.17g %.17g', s + tf, df + 1, g))
+  redis.call('HSET', KEYS[1], unpack(out))
 end
 return 1
 """
@@ -104,10 +122,9 @@ class EntropyStore:
     def add_page(self, url: str, counts: Mapping[str, int]) -> bool:
         """Count a page's term frequencies once per URL (one script call). True
         if counted now, False if the URL had been counted already."""
-        args: list[str | bytes | int] = [url, pack_counts(counts) if self.keep_page_terms else b""]
-        for term, tf in counts.items():
-            if tf > 0:
-                args += [term, int(tf)]
+        positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
+        args = [url, pack_counts(positive) if self.keep_page_terms else b"",
+                json.dumps(positive, ensure_ascii=False) if positive else "{}", SCRIPT_CHUNK]
         keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
         return bool(self.script(keys=keys, args=args))
 
