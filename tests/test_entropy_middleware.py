@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 import uuid
 from collections.abc import Iterator
 from pathlib import Path

@@ -10,8 +10,9 @@ one Lua script per page, hence atomic:
   nothing (a retry, a second worker, a resumed crawl);
 * cost proportional to the page's distinct terms: each term's sufficient
   statistics ``"S df G"`` (:mod:`skeleton.entropy.statistics`) in ``:entropy``
-  are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms); terms absent from the page are not touched, and n (the
-  number of pages) is ``SCARD :entropy_pages``, read when entropies are read;
+  are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms);
+  terms absent from the page are not touched, and n (the number of pages) is
+  ``SCARD :entropy_pages``, read when entropies are read;
 * order independent: the statistics of a set of pages do not depend on the
   order in which workers add them, so EN read at any time equals the batch
   computation over the pages counted so far.
