@@ -4,7 +4,10 @@ A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
 scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 (hash: page URL -> JSON page record), ``:edges`` (hash: child URL -> JSON
 ``{"parent", "depth"}``, the best edge seen) and ``:meta`` (hash: base, mode,
-started, finished, finish_reason). ``skeleton:crawls`` is the set of crawl ids.
+started, finished, finish_reason). Term entropy (WISDOM Section 3.1) keeps
+``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
+``:entropy_pages`` (set of the page URLs counted) and ``:page_terms`` (hash: page
+URL -> zlib-compressed JSON term counts). ``skeleton:crawls`` is the set of crawl ids.
 """
 from __future__ import annotations
 
@@ -71,5 +74,18 @@ class CrawlKeys:
     def meta(self) -> str:
         return self._key("meta")
 
+    @property
+    def entropy(self) -> str:
+        return self._key("entropy")
+
+    @property
+    def entropy_pages(self) -> str:
+        return self._key("entropy_pages")
+
+    @property
+    def page_terms(self) -> str:
+        return self._key("page_terms")
+
     def all(self) -> tuple[str, ...]:
-        return (self.requests, self.dupefilter, self.pages, self.edges, self.meta)
+        return (self.requests, self.dupefilter, self.pages, self.edges, self.meta,
+                self.entropy, self.entropy_pages, self.page_terms)

@@ -1,8 +1,9 @@
 """Scrapy settings of the skeleton project.
 
 Project settings: ``SKELETON_DATA_DIR`` (where the embedded Redis keeps its data,
-default ``./.skeleton-data``) and ``REDIS_URL`` (an external Redis server; also
-read from the environment). Crawls are polite by default: robots.txt,
+default ``./.skeleton-data``), ``REDIS_URL`` (an external Redis server; also
+read from the environment) and the term entropy ones (``SKELETON_ENTROPY_*``,
+``SKELETON_KEEP_PAGE_TERMS``). Crawls are polite by default: robots.txt,
 AutoThrottle, a named user agent and a download size cap.
 """
 
@@ -36,5 +37,14 @@ SCHEDULER_SERIALIZER = "skeleton.serializer"
 SCHEDULER_IDLE_BEFORE_CLOSE = 0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
+
+# Term entropy (WISDOM Section 3.1): counted per page in Redis before the spider
+# sees it (after HttpErrorMiddleware, 50). See skeleton/middlewares/entropy.py.
+SPIDER_MIDDLEWARES = {"skeleton.middlewares.entropy.EntropyMiddleware": 600}
+SKELETON_ENTROPY_ENABLED = True
+SKELETON_ENTROPY_LANGUAGE = "en"
+SKELETON_ENTROPY_STOP_WORDS = None
+SKELETON_ENTROPY_MAX_TERMS = 50_000
+SKELETON_KEEP_PAGE_TERMS = True
 FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
 FEED_EXPORT_ENCODING = "utf-8"

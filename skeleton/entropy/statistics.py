@@ -1,0 +1,147 @@
+"""Term entropy from sufficient statistics (WISDOM Section 3.1 and Appendix A).
+
+The paper's entropy of a term over the n pages seen so far is
+
+    EN = -sum_j w_j log_n w_j,   w_j = tf_j / S,   S = sum_j tf_j,
+
+(tf_j: the term's frequency in page j; pages without the term add nothing), and
+its weight is W = 1 - EN. With Q = sum_j tf_j ln tf_j this is
+EN = (ln S - Q / S) / ln n. Appendix A updates EN page by page, but its branch
+``E_k / log_k(k+1)`` for pages *without* the term touches every term of the
+vocabulary on every page. Here each term keeps three numbers that do not depend
+on n, so a page updates only its own terms and EN is exact at read time:
+
+* ``total`` = S, the term's total frequency;
+* ``pages`` = df, the number of pages containing it;
+* ``spread`` = G = S ln S - Q = S * H, where H = -sum_j w_j ln w_j (nats).
+
+Then EN = G / (S ln n). G is kept instead of Q because ``ln S - Q/S`` cancels
+catastrophically for concentrated terms; G is updated with non-negative terms
+only (no cancellation): adding a page with frequency t to (S, G) gives
+
+    G' = G + S log1p(t / S) + t log1p(S / t),
+
+and merging two disjoint page sets gives the same expression with t, G_t for
+the second set, so the statistics form a commutative monoid: any arrival order
+or split across workers yields the same value (up to float rounding, ~1e-15
+relative). The paper's worked example (Figure 5, n = 4) gives W(Term_A) =
+0.207519 and W(Term_B) = 0.374185.
+
+Edge cases: a term never seen (S = 0), seen on one page (df = 1) or a crawl of at
+most one page (n <= 1) has EN = 0 and W = 1; EN is clamped to [0, 1] and is
+never NaN.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["TermStats", "EMPTY", "add_page", "merge", "from_counts", "entropy", "weight",
+           "batch_entropy", "encode", "decode"]
+
+
+@dataclass(frozen=True, slots=True)
+class TermStats:
+    """Sufficient statistics of one term: total frequency S, page count df and
+    spread G = S ln S - sum_j tf_j ln tf_j (nats, >= 0)."""
+
+    total: int = 0
+    pages: int = 0
+    spread: float = 0.0
+
+
+EMPTY = TermStats()
+
+
+def _joined_spread(s1: float, g1: float, s2: float, g2: float) -> float:
+    """G of the union of two disjoint page sets with totals s1, s2 > 0."""
+    return g1 + g2 + s1 * math.log1p(s2 / s1) + s2 * math.log1p(s1 / s2)
+
+
+def add_page(stats: TermStats, tf: int) -> TermStats:
+    """The statistics after one more page containing the term ``tf`` times
+    (``tf <= 0``: the page does not contain it, nothing changes)."""
+    if tf <= 0:
+        return stats
+    if stats.total <= 0:
+        return TermStats(tf, 1, 0.0)
+    spread = _joined_spread(float(stats.total), stats.spread, float(tf), 0.0)
+    return TermStats(stats.total + tf, stats.pages + 1, spread)
+
+
+def merge(a: TermStats, b: TermStats) -> TermStats:
+    """The statistics of two disjoint page sets together."""
+    if a.total <= 0:
+        return b
+    if b.total <= 0:
+        return a
+    spread = _joined_spread(float(a.total), a.spread, float(b.total), b.spread)
+    return TermStats(a.total + b.total, a.pages + b.pages, spread)
+
+
+def from_counts(counts: Iterable[int]) -> TermStats:
+    """The statistics of a term from its per-page frequencies (zeros ignored)."""
+    stats = EMPTY
+    for tf in counts:
+        stats = add_page(stats, tf)
+    return stats
+
+
+def entropy(stats: TermStats, n: int) -> float:
+    """EN of a term over ``n`` pages, in [0, 1]."""
+    if n <= 1 or stats.total <= 0 or stats.pages <= 1 or not stats.spread > 0:
+        return 0.0
+    value = stats.spread / (float(stats.total) * math.log(n))
+    if not math.isfinite(value):
+        return 0.0
+    return min(1.0, max(0.0, value))
+
+
+def weight(stats: TermStats, n: int) -> float:
+    """W = 1 - EN of a term over ``n`` pages, in [0, 1]."""
+    return 1.0 - entropy(stats, n)
+
+
+def batch_entropy(counts: Iterable[int], n: int) -> float:
+    """EN straight from the definition, -sum_j w_j log_n w_j (a reference for
+    tests; the same edge cases as :func:`entropy`)."""
+    positive = [tf for tf in counts if tf > 0]
+    total = sum(positive)
+    if n <= 1 or len(positive) <= 1:
+        return 0.0
+    value = -sum((tf / total) * math.log(tf / total) for tf in positive) / math.log(n)
+    return min(1.0, max(0.0, value))
+
+
+def encode(stats: TermStats) -> str:
+    """Storage form ``"S df G"`` (the Redis script writes the same format)."""
+    return f"{stats.total} {stats.pages} {stats.spread!r}"
+
+
+def decode(value: Any) -> TermStats | None:
+    """Inverse of :func:`encode` (bytes or str); ``None`` if unreadable."""
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("ascii", "replace")
+    if not isinstance(value, str):
+        return None
+    parts = value.split()
+    if len(parts) != 3:
+        return None
+    try:
+        total, pages = (_count(part) for part in parts[:2])
+        spread = float(parts[2])
+    except (ValueError, OverflowError):
+        return None
+    if total < 0 or pages < 0 or not (math.isfinite(spread) and spread >= 0):
+        return None
+    return TermStats(total, pages, spread)
+
+
+def _count(text: str) -> int:
+    """An integer count written as an integer or (by Lua) as a float."""
+    try:
+        return int(text)
+    except ValueError:
+        return int(float(text))

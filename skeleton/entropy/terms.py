@@ -1,0 +1,148 @@
+"""Terms of a page (WISDOM Section 3.1: "we parse the innerText of the root node
+to extract meaningful terms ... removing stop words based on a stop-list").
+
+A page's text is the text of its DOM without ``<script>`` and ``<style>``
+content. It is lower-cased and cut into tokens: runs of letters and digits
+(apostrophes, hyphens and other punctuation separate tokens). Tokens made of
+digits only (numbers) are dropped, as are stop words and tokens shorter than
+``MIN_TERM_LENGTH`` or longer than ``MAX_TERM_LENGTH``. Han and kana runs, which
+have no word separators, become overlapping character bigrams (the paper used a
+Chinese term base instead). No stemming: the paper stems English terms, but
+unstemmed terms keep anchor-text matching (API, Section 3.1.2) exact.
+
+Stop words: English by default (``stopwords/en.txt``, the Glasgow list that
+scikit-learn ships); other languages come from the ``stop-words`` package
+(33 languages, by ISO 639-1 code or English name).
+
+Every function that takes text or markup never raises on bad input: it returns
+no terms. Only an unknown stop-word language is an error (a configuration one).
+"""
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEFAULT_LANGUAGE", "MIN_TERM_LENGTH", "MAX_TERM_LENGTH", "MAX_PAGE_TERMS",
+           "SKIPPED_TAGS", "stop_words", "tokenize", "count_terms", "document_text",
+           "page_terms", "pack_counts", "unpack_counts"]
+
+DEFAULT_LANGUAGE = "en"
+MIN_TERM_LENGTH = 2
+MAX_TERM_LENGTH = 64
+#: At most this many distinct terms per page are kept (the most frequent ones).
+MAX_PAGE_TERMS = 50_000
+#: Elements whose own text is not page text.
+SKIPPED_TAGS = frozenset({"script", "style", "template"})
+#: A packed page-terms blob larger than this (decompressed) is refused.
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
+
+_STOP_WORDS_DIR = Path(__file__).resolve().parent / "stopwords"
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: A run of word characters that are neither '_' nor CJK; a CJK run.
+_WORD = re.compile(rf"[^\W_{_CJK}]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_ZLIB_LEVEL = 1
+_SHIPPED_ALIASES = {"english": "en"}
+
+
+@lru_cache(maxsize=16)
+def stop_words(language: str = DEFAULT_LANGUAGE) -> frozenset[str]:
+    """The stop words of ``language`` (ISO 639-1 code or English name), lower-cased.
+    Raises ``ValueError`` for a language with no known list."""
+    name = (language or "").strip().lower()
+    shipped = _STOP_WORDS_DIR / f"{_SHIPPED_ALIASES.get(name, name)}.txt"
+    if name.isalpha() and shipped.is_file():
+        lines = shipped.read_text("utf-8").splitlines()
+        return frozenset(w.strip().lower() for w in lines if w.strip() and not w.startswith("#"))
+    try:
+        from stop_words import StopWordError, get_stop_words
+    except ImportError as exc:
+        raise ValueError(f"stop words for {language!r} need the 'stop-words' package") from exc
+    try:
+        return frozenset(w.strip().lower() for w in get_stop_words(name) if w.strip())
+    except (StopWordError, KeyError, OSError) as exc:
+        raise ValueError(f"no stop-word list for language {language!r}") from exc
+
+
+def tokenize(text: Any) -> list[str]:
+    """Lower-cased tokens of ``text`` before stop-word removal (words, then CJK
+    bigrams); numbers and tokens of the wrong length are already dropped. Not a
+    string: no tokens."""
+    if not isinstance(text, str) or not text:
+        return []
+    lowered = text.lower()
+    tokens = [word for word in _WORD.findall(lowered)
+              if MIN_TERM_LENGTH <= len(word) <= MAX_TERM_LENGTH and not word.isnumeric()]
+    if _CJK_RUN.search(lowered) is not None:
+        for run in _CJK_RUN.findall(lowered):
+            if len(run) == 1:
+                tokens.append(run)
+            else:
+                tokens.extend(run[i:i + 2] for i in range(len(run) - 1))
+    return tokens
+
+
+def count_terms(text: Any, stop: frozenset[str] = frozenset(),
+                max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
+    """Term -> frequency in ``text``, stop words removed. With more than
+    ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
+    counts = Counter(t for t in tokenize(text) if t not in stop)
+    if len(counts) > max(0, max_terms):
+        kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:max(0, max_terms)]
+        return dict(kept)
+    return dict(counts)
+
+
+def document_text(root: Any) -> str:
+    """The text of an lxml element and its descendants, without the content of
+    ``SKIPPED_TAGS``; pieces are joined by spaces. ``None`` or a non-element: ''."""
+    if root is None or not hasattr(root, "iter"):
+        return ""
+    parts: list[str] = []
+    try:
+        for element in root.iter():
+            tag = element.tag
+            if isinstance(tag, str) and tag.lower() not in SKIPPED_TAGS and element.text:
+                parts.append(element.text)
+            if element is not root and element.tail:
+                parts.append(element.tail)
+    except (TypeError, ValueError):
+        return " ".join(parts)
+    return " ".join(parts)
+
+
+def page_terms(root: Any, stop: frozenset[str] = frozenset(),
+               max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
+    """Term frequencies of a parsed page (its :func:`document_text`)."""
+    return count_terms(document_text(root), stop, max_terms)
+
+
+def pack_counts(counts: Mapping[str, int]) -> bytes:
+    """Compact storage of a page's term counts: zlib-compressed JSON object."""
+    text = json.dumps(dict(sorted(counts.items())), ensure_ascii=False, separators=(",", ":"))
+    return zlib.compress(text.encode("utf-8"), _ZLIB_LEVEL)
+
+
+def unpack_counts(blob: Any) -> dict[str, int]:
+    """Inverse of :func:`pack_counts`; anything unreadable gives ``{}``."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)) or not blob:
+        return {}
+    try:
+        decoder = zlib.decompressobj()
+        raw = decoder.decompress(bytes(blob), MAX_UNPACKED_BYTES)
+        if decoder.unconsumed_tail:
+            return {}
+        data = json.loads(raw.decode("utf-8"))
+    except (zlib.error, UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(term): int(count) for term, count in data.items()
+            if isinstance(count, int) and not isinstance(count, bool) and count > 0}
+

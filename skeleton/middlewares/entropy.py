@@ -1,0 +1,259 @@
+"""Term entropy of the crawl as pages arrive (WISDOM Section 3.1), kept in Redis.
+
+``EntropyMiddleware`` is a spider middleware: before the spider sees an HTML
+response (2xx, HTML or no content type, parsable), it extracts the page's terms
+(:mod:`skeleton.entropy.terms`) and counts the page with :data:`UPDATE_SCRIPT`,
+one Lua script per page, hence atomic:
+
+* idempotent: the page's canonical URL (the first URL of a redirect chain, as
+  the spider records it) goes into ``:entropy_pages``; a URL already there changes
+  nothing (a retry, a second worker, a resumed crawl);
+* cost proportional to the page's distinct terms: each term's sufficient
+  statistics ``"S df G"`` (:mod:`skeleton.entropy.statistics`) in ``:entropy``
+  are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms);
+  terms absent from the page are not touched, and n (the number of pages) is
+  ``SCARD :entropy_pages``, read when entropies are read;
+* order independent: the statistics of a set of pages do not depend on the
+  order in which workers add them, so EN read at any time equals the batch
+  computation over the pages counted so far.
+
+With ``SKELETON_KEEP_PAGE_TERMS`` (default on) the page's term counts are also
+kept in ``:page_terms`` (zlib-compressed JSON) for a second pass.
+
+Read API for the spider: the middleware sets ``spider.entropy`` to itself, so
+``spider.entropy.weights(terms)`` gives W = 1 - EN of each term with the pages
+counted so far, this page included (absent when the middleware is disabled).
+
+Settings: ``SKELETON_ENTROPY_ENABLED`` (default True), ``SKELETON_ENTROPY_LANGUAGE``
+(stop words, default ``en``), ``SKELETON_ENTROPY_STOP_WORDS`` (a list that replaces
+the language's), ``SKELETON_ENTROPY_MAX_TERMS`` (distinct terms kept per page),
+``SKELETON_KEEP_PAGE_TERMS``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Self
+
+import redis
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from w3lib.encoding import http_content_type_encoding
+
+from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
+from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
+                                    stop_words, unpack_counts)
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.sew.dom import parse_html
+from skeleton.sew.urls import canonical
+from skeleton.spiders.skeleton import HTML_TYPES
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+__all__ = ["EntropyMiddleware", "EntropyStore", "UPDATE_SCRIPT", "STATS_PREFIX",
+           "configured_stop_words"]
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "skeleton/entropy"
+SCAN_COUNT = 1000
+#: Terms per HMGET/HSET inside the update script.
+SCRIPT_CHUNK = 1000
+
+#: KEYS: entropy (hash term -> "S df G"), entropy_pages (set), page_terms (hash).
+#: ARGV: page URL, packed term counts ('' = do not keep), the page's term counts as
+#: one JSON object (one argument: the client encodes 4 arguments, not 2 per term),
+#: and the chunk size: terms are read with one HMGET and written with one HSET per
+#: chunk (Lua's unpack() takes a few thousand values at most).
+#: Returns 1 if the page was counted now, 0 if it had been counted before.
+#: G' = G + S log1p(t/S) + t log1p(S/t) (see skeleton.entropy.statistics).
+UPDATE_SCRIPT = """
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
+local function log1p(x)
+  local u = 1 + x
+  if u == 1 then return x end
+  return math.log(u) * x / (u - 1)
+end
+local terms, tfs = {}, {}
+for term, tf in pairs(cjson.decode(ARGV[3])) do
+  terms[#terms + 1] = term
+  tfs[#tfs + 1] = tf
+end
+local chunk = tonumber(ARGV[4])
+for first = 1, #terms, chunk do
+  local last = math.min(first + chunk - 1, #terms)
+  local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
+  local out = {}
+  for i = first, last do
+    local tf, s, df, g = tfs[i], 0, 0, 0
+    local old = olds[i - first + 1]
+    if old then
+      local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
+      s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+    end
+    if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
+    out[#out + 1] = terms[i]
+    out[#out + 1] = string.format('%.17g %.17g %.17g', s + tf, df + 1, g)
+  end
+  redis.call('HSET', KEYS[1], unpack(out))
+end
+return 1
+"""
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+
+
+class EntropyStore:
+    """One crawl's term statistics in Redis: update a page, read entropies."""
+
+    def __init__(self, server: redis.Redis, keys: CrawlKeys, keep_page_terms: bool = True) -> None:
+        self.server = server
+        self.keys = keys
+        self.keep_page_terms = keep_page_terms
+        self.script = server.register_script(UPDATE_SCRIPT)
+
+    def add_page(self, url: str, counts: Mapping[str, int]) -> bool:
+        """Count a page's term frequencies once per URL (one script call). True
+        if counted now, False if the URL had been counted already."""
+        positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
+        args = [url, pack_counts(positive) if self.keep_page_terms else b"",
+                json.dumps(positive, ensure_ascii=False) if positive else "{}", SCRIPT_CHUNK]
+        keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
+        return bool(self.script(keys=keys, args=args))
+
+    def page_count(self) -> int:
+        """n: the number of pages counted so far."""
+        return int(self.server.scard(self.keys.entropy_pages))
+
+    def snapshot(self, terms: Iterable[str]) -> tuple[int, dict[str, TermStats]]:
+        """n and the statistics of ``terms`` (unseen terms: empty), read atomically."""
+        wanted = list(dict.fromkeys(terms))
+        if not wanted:
+            return self.page_count(), {}
+        pipe = self.server.pipeline(transaction=True)
+        pipe.scard(self.keys.entropy_pages)
+        pipe.hmget(self.keys.entropy, wanted)
+        n, values = pipe.execute()
+        return int(n), {t: decode(v) or EMPTY for t, v in zip(wanted, values)}
+
+    def entropies(self, terms: Iterable[str]) -> dict[str, float]:
+        """EN of each term over the pages counted so far (0 for unseen terms)."""
+        n, stats = self.snapshot(terms)
+        return {term: entropy(s, n) for term, s in stats.items()}
+
+    def weights(self, terms: Iterable[str]) -> dict[str, float]:
+        """W = 1 - EN of each term over the pages counted so far (1 for unseen terms)."""
+        n, stats = self.snapshot(terms)
+        return {term: weight(s, n) for term, s in stats.items()}
+
+    def scan(self) -> Iterator[tuple[str, TermStats]]:
+        """Every term and its statistics (unreadable entries are skipped)."""
+        for field, value in self.server.hscan_iter(self.keys.entropy, count=SCAN_COUNT):
+            stats = decode(value)
+            if stats is not None:
+                yield _text(field), stats
+
+    def vocabulary_size(self) -> int:
+        return int(self.server.hlen(self.keys.entropy))
+
+    def page_terms(self, url: str) -> dict[str, int]:
+        """The kept term counts of a counted page ({} if not kept)."""
+        return unpack_counts(self.server.hget(self.keys.page_terms, url))
+
+
+def configured_stop_words(settings: Any) -> frozenset[str]:
+    """``SKELETON_ENTROPY_STOP_WORDS`` if set, else the language's list."""
+    if settings.get("SKELETON_ENTROPY_STOP_WORDS") is not None:
+        custom = settings.getlist("SKELETON_ENTROPY_STOP_WORDS")
+        return frozenset(str(w).strip().lower() for w in custom if str(w).strip())
+    return stop_words(settings.get("SKELETON_ENTROPY_LANGUAGE") or DEFAULT_LANGUAGE)
+
+
+class EntropyMiddleware:
+    """Counts every HTML page's terms in the crawl's entropy statistics."""
+
+    def __init__(self, crawler: Crawler, store: EntropyStore, stop: frozenset[str],
+                 max_terms: int = MAX_PAGE_TERMS) -> None:
+        self.crawler = crawler
+        self.store = store
+        self.stop = stop
+        self.max_terms = max_terms
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("SKELETON_ENTROPY_ENABLED", True):
+            raise NotConfigured("term entropy is off (SKELETON_ENTROPY_ENABLED)")
+        spider = crawler.spider
+        keys = getattr(spider, "keys", None)
+        if not isinstance(keys, CrawlKeys):
+            raise NotConfigured("EntropyMiddleware works with the skeleton spider only")
+        stop = configured_stop_words(settings)  # ValueError: unknown language
+        max_terms = settings.getint("SKELETON_ENTROPY_MAX_TERMS", MAX_PAGE_TERMS)
+        store = EntropyStore(connect(settings), keys,
+                             settings.getbool("SKELETON_KEEP_PAGE_TERMS", True))
+        middleware = cls(crawler, store, stop, max_terms)
+        spider.entropy = middleware
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        return middleware
+
+    # -- read API (for the spider) ------------------------------------------------
+
+    def weights(self, terms: Iterable[str]) -> dict[str, float]:
+        """W = 1 - EN of each term with the pages counted so far (see EntropyStore)."""
+        return self.store.weights(terms)
+
+    def entropies(self, terms: Iterable[str]) -> dict[str, float]:
+        return self.store.entropies(terms)
+
+    def page_count(self) -> int:
+        return self.store.page_count()
+
+    # -- Scrapy hooks ---------------------------------------------------------------
+
+    def _inc(self, name: str, count: int = 1) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
+
+    def process_spider_input(self, response: Response) -> None:
+        if not 200 <= response.status < 300:
+            return
+        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
+        mime = content_type.split(";")[0].strip().lower()
+        if mime and mime not in HTML_TYPES:
+            return
+        root = parse_html(response.body, http_content_type_encoding(content_type))
+        if root is None:
+            self._inc("unparsable")
+            return
+        counts = page_terms(root, self.stop, self.max_terms)
+        first_url = response.meta.get("redirect_urls", [response.url])[0]
+        url = canonical(first_url) or response.url
+        try:
+            counted = self.store.add_page(url, counts)
+        except redis.RedisError as exc:
+            logger.warning("could not count the terms of %s: %s", url, exc)
+            self._inc("errors")
+            return
+        if counted:
+            self._inc("pages")
+            self._inc("terms", len(counts))
+        else:
+            self._inc("duplicates")
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        assert self.crawler.stats is not None
+        try:
+            self.crawler.stats.set_value(f"{STATS_PREFIX}/vocabulary", self.store.vocabulary_size())
+        except redis.RedisError as exc:
+            logger.warning("could not read the entropy vocabulary size: %s", exc)
+        finally:
+            self.store.server.close()

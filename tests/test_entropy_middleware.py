@@ -1,0 +1,273 @@
+"""The entropy middleware and its Redis store, against the embedded Redis server:
+concurrent workers equal the batch computation, a URL counts once, the update
+touches only the page's terms, a real crawl fills the keys and ``scrapy entropy``
+reads them."""
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pytest_twisted
+from helpers import TrapHandler, crawl_in_process, project_settings, run_scrapy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import entropy as scipy_entropy
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Request, Response
+from scrapy.utils.test import get_crawler
+
+from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.spiders.skeleton import SkeletonSpider
+
+SITE = Path(__file__).resolve().parent / "fixtures" / "tinysite"
+VOCAB = [f"term{i}" for i in range(12)]
+BASE = "http://127.0.0.1:9/site/index.html"
+
+
+def batch_en(per_page: list[int], n: int) -> float:
+    positive = [c for c in per_page if c > 0]
+    if n <= 1 or len(positive) <= 1:
+        return 0.0
+    return float(scipy_entropy(np.array(positive, dtype=float), base=n))
+
+
+def check_against_batch(store: EntropyStore, pages: dict[str, dict[str, int]]) -> None:
+    """Redis statistics equal the batch computation over ``pages`` (to 1e-9)."""
+    n = len(pages)
+    assert store.page_count() == n
+    vocabulary = {t for counts in pages.values() for t in counts}
+    stored = dict(store.scan())
+    assert set(stored) == vocabulary
+    entropies = store.entropies(vocabulary)
+    for term in vocabulary:
+        per_page = [counts.get(term, 0) for counts in pages.values()]
+        assert stored[term].total == sum(per_page)
+        assert stored[term].pages == sum(1 for c in per_page if c)
+        assert math.isclose(entropies[term], batch_en(per_page, n), rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.fixture
+def crawl_keys(redis_client) -> Iterator[CrawlKeys]:
+    keys = CrawlKeys(f"entropy-{uuid.uuid4().hex[:12]}")
+    yield keys
+    redis_client.delete(*keys.all())
+
+
+@pytest.fixture
+def second_client(redis_settings) -> Iterator[object]:
+    client = connect(redis_settings)
+    yield client
+    client.close()
+
+
+page_st = st.dictionaries(st.sampled_from(VOCAB), st.integers(min_value=1, max_value=60),
+                          max_size=len(VOCAB))
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(page_st, min_size=1, max_size=20), st.randoms(use_true_random=False))
+def test_two_interleaved_workers_equal_the_batch(redis_client, second_client, crawl_keys,
+                                                 pages_list, rnd) -> None:
+    redis_client.delete(*crawl_keys.all())
+    workers = [EntropyStore(redis_client, crawl_keys), EntropyStore(second_client, crawl_keys)]
+    pages = {f"http://h/p{i}": counts for i, counts in enumerate(pages_list)}
+    # each page goes to one worker, some to both (a retry): any arrival order
+    jobs = [(rnd.randrange(2), url) for url in pages]
+    jobs += [(1 - w, url) for w, url in jobs if rnd.random() < 0.3]
+    rnd.shuffle(jobs)
+    counted = [workers[w].add_page(url, pages[url]) for w, url in jobs]
+    assert sum(counted) == len(pages)
+    check_against_batch(workers[0], pages)
+
+
+def test_same_url_twice_counts_once(redis_client, crawl_keys) -> None:
+    store = EntropyStore(redis_client, crawl_keys)
+    assert store.add_page("http://h/a", {"alpha": 2, "beta": 1}) is True
+    assert store.add_page("http://h/b", {"alpha": 1}) is True
+    before = (store.page_count(), dict(store.scan()))
+    assert store.add_page("http://h/a", {"alpha": 9, "gamma": 4}) is False
+    assert (store.page_count(), dict(store.scan())) == before
+    assert store.page_terms("http://h/a") == {"alpha": 2, "beta": 1}
+    check_against_batch(store, {"http://h/a": {"alpha": 2, "beta": 1}, "http://h/b": {"alpha": 1}})
+
+
+def test_page_terms_can_be_left_out(redis_client, crawl_keys) -> None:
+    store = EntropyStore(redis_client, crawl_keys, keep_page_terms=False)
+    assert store.add_page("http://h/a", {"alpha": 2})
+    assert redis_client.exists(crawl_keys.page_terms) == 0
+    assert store.page_terms("http://h/a") == {}
+
+
+def test_read_api_and_pages_without_terms(redis_client, crawl_keys) -> None:
+    store = EntropyStore(redis_client, crawl_keys)
+    assert store.weights([]) == {} and store.page_count() == 0
+    assert store.weights(["never"]) == {"never": 1.0}
+    for i, counts in enumerate([{"a": 2, "b": 1}, {"a": 2, "b": 1}, {"a": 2, "b": 4}, {}]):
+        store.add_page(f"http://h/{i}", counts)
+    # the paper's Figure 5: Term_A uniform on 3 of 4 pages, Term_B skewed
+    weights = store.weights(["a", "b", "a", "never"])
+    assert store.page_count() == 4 and list(weights) == ["a", "b", "never"]
+    assert round(weights["a"], 6) == 0.207519 and round(weights["b"], 6) == 0.374185
+    assert weights["never"] == 1.0
+
+
+def test_update_touches_only_the_page_terms_in_one_round_trip(redis_client, crawl_keys) -> None:
+    store = EntropyStore(redis_client, crawl_keys)
+    store.add_page("http://h/big", {f"w{i}": 1 + i % 5 for i in range(5000)})
+    store.add_page("http://h/warm", {"x": 1})  # the script is loaded now
+    redis_client.config_resetstat()
+    store.add_page("http://h/small", {"w1": 3, "w2": 1, "new": 2})
+    calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
+    # one EVALSHA; inside it one SADD, one HSET for the page's terms blob and one
+    # HMGET + HSET per SCRIPT_CHUNK distinct terms of the page, whatever the vocabulary
+    assert calls.get("cmdstat_evalsha") == 1 and calls.get("cmdstat_sadd") == 1
+    assert calls.get("cmdstat_hmget") == 1 and calls.get("cmdstat_hset") == 1 + 1
+    assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sadd",
+                                               "cmdstat_hmget", "cmdstat_hset"}
+    redis_client.config_resetstat()
+    assert store.add_page("http://h/long", {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)})
+    calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
+    assert calls.get("cmdstat_hmget") == 3 and calls.get("cmdstat_hset") == 3 + 1
+    check_against_batch(store, {"big": {f"w{i}": 1 + i % 5 for i in range(5000)}, "warm": {"x": 1},
+                                "small": {"w1": 3, "w2": 1, "new": 2},
+                                "long": {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)}})
+
+
+# -- the middleware -----------------------------------------------------------------
+
+
+def make_middleware(redis_settings, crawl: str, **extra) -> tuple[EntropyMiddleware, object]:
+    crawler = get_crawler(SkeletonSpider, {**redis_settings, **extra})
+    crawler.spider = SkeletonSpider(base=BASE, mode="bfs", crawl=crawl)
+    crawler.spider._set_crawler(crawler)
+    return EntropyMiddleware.from_crawler(crawler), crawler
+
+
+def response(url: str, body: bytes, content_type: str | None = "text/html; charset=utf-8",
+             status: int = 200, meta: dict | None = None) -> Response:
+    headers = {"Content-Type": content_type} if content_type else {}
+    return HtmlResponse(url, status=status, body=body, headers=headers,
+                        request=Request(url, meta=meta or {}))
+
+
+def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_keys) -> None:
+    mw, crawler = make_middleware(redis_settings, crawl_keys.crawl)
+    assert crawler.spider.entropy is mw
+    page = b"<html><title>Cats</title><body><p>The cat sat. 2024</p><script>dog()</script></html>"
+    mw.process_spider_input(response("http://h/a", page))
+    mw.process_spider_input(response("http://h/a", page))  # a retry
+    # a redirect is counted under the first URL of the chain, canonicalised
+    mw.process_spider_input(response("http://h/final", b"<p>cat food</p>",
+                                     meta={"redirect_urls": ["http://H/b#x", "http://h/final"]}))
+    for skipped in (response("http://h/c.png", b"\x89PNG\r\n", "image/png"),
+                    response("http://h/404", b"<p>missing</p>", status=404)):
+        mw.process_spider_input(skipped)
+    mw.process_spider_input(response("http://h/bin", b"\x00\x01\x02\x03"))
+    stats = crawler.stats.get_stats()
+    assert stats["skeleton/entropy/pages"] == 2 and stats["skeleton/entropy/duplicates"] == 1
+    assert stats["skeleton/entropy/unparsable"] == 1
+    assert redis_client.smembers(crawl_keys.entropy_pages) == {b"http://h/a", b"http://h/b"}
+    assert mw.store.page_terms("http://h/a") == {"cats": 1, "cat": 1, "sat": 1}
+    check_against_batch(mw.store, {"a": {"cats": 1, "cat": 1, "sat": 1},
+                                   "b": {"cat": 1, "food": 1}})
+    assert mw.weights(["cat", "food"]) == {"cat": 0.0, "food": 1.0}
+    mw.spider_closed(crawler.spider, "finished")
+    assert crawler.stats.get_value("skeleton/entropy/vocabulary") == 4
+
+
+@pytest.mark.parametrize("body", [
+    b"<html><body></body></html>", b"<html><body><img src=a.png><img src=b.png></body></html>",
+    ("<p>" + "données énormes " * 100_000 + "</p>").encode(),
+    "<p>東京の天気は晴れ Привет мир مرحبا بالعالم</p>".encode(),
+    b"<p>\xff\xfe\x80 broken \xc3\x28 bytes</p>",
+])
+def test_bad_pages_never_raise(redis_settings, crawl_keys, body: bytes) -> None:
+    mw, crawler = make_middleware(redis_settings, crawl_keys.crawl)
+    mw.process_spider_input(response("http://h/page", body))
+    assert crawler.stats.get_value("skeleton/entropy/pages") == 1
+    for term, w in mw.weights(mw.store.page_terms("http://h/page")).items():
+        assert w == 1.0 and term.strip()
+
+
+def test_middleware_settings(redis_settings, crawl_keys) -> None:
+    with pytest.raises(NotConfigured):
+        make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_ENABLED=False)
+    with pytest.raises(ValueError, match="klingon"):
+        make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_LANGUAGE="klingon")
+    mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_LANGUAGE="fr",
+                            SKELETON_KEEP_PAGE_TERMS=False)
+    mw.process_spider_input(response("http://h/fr", "<p>le chat et la souris</p>".encode()))
+    assert mw.entropies(["chat", "souris", "le"]) == {"chat": 0.0, "souris": 0.0, "le": 0.0}
+    assert dict(mw.store.scan()).keys() == {"chat", "souris"}
+    assert mw.store.page_terms("http://h/fr") == {}
+    mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_STOP_WORDS=["Chat"])
+    mw.process_spider_input(response("http://h/custom", b"<p>the chat</p>"))
+    assert mw.store.page_terms("http://h/custom") == {"the": 1}
+    crawler = get_crawler(SkeletonSpider, redis_settings)
+    with pytest.raises(NotConfigured):
+        EntropyMiddleware.from_crawler(crawler)  # no skeleton spider
+
+
+# -- a real crawl and the command ----------------------------------------------------
+
+
+@pytest_twisted.inlineCallbacks
+def test_crawl_fills_the_entropy_keys_and_scrapy_entropy_lists_them(
+        serve, redis_settings, redis_client, tmp_path: Path) -> None:
+    crawl = f"tiny-{uuid.uuid4().hex[:8]}"
+    keys = CrawlKeys(crawl)
+    base = serve(SITE)
+    stats, items = yield crawl_in_process(project_settings(redis_settings),
+                                          base=f"{base}index.html", mode="bfs", crawl=crawl)
+    html = [i for i in items if i["reason"] != "non_html"]
+    assert stats["finish_reason"] == "finished" and len(html) >= 10
+    assert stats["skeleton/entropy/pages"] == len(html)
+    assert redis_client.smembers(keys.entropy_pages) == {i["url"].encode() for i in html}
+    store = EntropyStore(redis_client, keys)
+    pages = {i["url"]: store.page_terms(i["url"]) for i in html}
+    assert all(pages.values())
+    check_against_batch(store, pages)
+    assert stats["skeleton/entropy/vocabulary"] == store.vocabulary_size()
+
+    done = run_scrapy(["entropy", "--crawl", crawl, "--top", "3", "--format", "json",
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["pages"] == len(html) and report["vocabulary"] == store.vocabulary_size()
+    most, least = report["most_informative"], report["least_informative"]
+    assert len(most) == len(least) == 3
+    assert [r["weight"] for r in most] == sorted((r["weight"] for r in most), reverse=True)
+    assert most[0]["weight"] >= least[-1]["weight"]
+    # "tinysite" is in every page's title: among the least informative
+    everywhere = {r["term"] for r in least}
+    assert any(store.weights([t])[t] < 0.1 for t in everywhere)
+    done = run_scrapy(["entropy", "--crawl", crawl, "--term", "Tinysite", "--term", "zzzz",
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"crawl {crawl}: {len(html)} pages counted"
+    row = next(line.split() for line in lines if line.split()[0] == "tinysite")
+    tiny = dict(store.scan())["tinysite"]
+    assert int(row[3]) == tiny.pages and int(row[4]) == tiny.total
+    assert float(row[1]) == pytest.approx(store.weights(["tinysite"])["tinysite"], abs=1e-4)
+    assert next(line.split() for line in lines if line.split()[0] == "zzzz")[1:] == \
+        ["1.0000", "0.0000", "0", "0"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_crawl_without_entropy(serve, redis_settings, redis_client) -> None:
+    crawl = f"noent-{uuid.uuid4().hex[:8]}"
+    base = serve(handler=TrapHandler)
+    settings = project_settings({**redis_settings, "SKELETON_ENTROPY_ENABLED": False})
+    stats, items = yield crawl_in_process(settings, base=base, mode="bfs", depth="1", crawl=crawl)
+    assert items and stats["finish_reason"] == "finished"
+    assert not any(k.startswith("skeleton/entropy/") for k in stats)
+    assert redis_client.exists(CrawlKeys(crawl).entropy, CrawlKeys(crawl).entropy_pages) == 0

@@ -1,0 +1,130 @@
+"""Sufficient statistics of term entropy: incremental equals batch, whatever the
+order or split across workers; the paper's worked example; edge cases."""
+from __future__ import annotations
+
+import math
+import random
+from decimal import Decimal, getcontext
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import entropy as scipy_entropy
+
+from skeleton.entropy.statistics import (EMPTY, TermStats, add_page, batch_entropy, decode,
+                                         encode, entropy, from_counts, merge, weight)
+
+REL = 1e-9
+#: EN values this small are compared absolutely (both sides are ~0).
+ABS = 1e-12
+
+pages_st = st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=60)
+
+
+def scipy_en(counts: list[int], n: int) -> float:
+    positive = [c for c in counts if c > 0]
+    if n <= 1 or len(positive) <= 1:
+        return 0.0
+    return float(scipy_entropy(np.array(positive, dtype=float), base=n))
+
+
+def exact_en(counts: list[int], n: int) -> float:
+    """EN with 60-digit decimals (a reference where floats lose digits)."""
+    getcontext().prec = 60
+    positive = [Decimal(c) for c in counts if c > 0]
+    total = sum(positive)
+    if n <= 1 or len(positive) <= 1:
+        return 0.0
+    h = -sum((c / total) * (c / total).ln() for c in positive)
+    return float(h / Decimal(n).ln())
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=REL, abs_tol=ABS)
+
+
+def test_paper_worked_example() -> None:
+    # Figure 5: Term_A is 2, 2, 2 on pages 1-3; Term_B is 1, 1, 4; n = 4 pages.
+    term_a, term_b = from_counts([2, 2, 2, 0]), from_counts([1, 1, 4, 0])
+    assert round(weight(term_a, 4), 6) == 0.207519
+    assert round(weight(term_b, 4), 6) == 0.374185
+    # Appendix A, relationship (1): uniform distribution -> W = IDF = log_n(n / df)
+    assert math.isclose(weight(term_a, 4), math.log(4 / 3, 4), rel_tol=1e-12)
+    # relationship (2): skewed over the same pages -> W > IDF
+    assert weight(term_b, 4) > math.log(4 / 3, 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pages_st, st.integers(min_value=0, max_value=50))
+def test_incremental_equals_scipy_batch(counts: list[int], extra_pages: int) -> None:
+    n = len(counts) + extra_pages  # pages without the term count in n too
+    stats = from_counts(counts)
+    assert stats.total == sum(counts)
+    assert stats.pages == sum(1 for c in counts if c > 0)
+    assert close(entropy(stats, n), scipy_en(counts, n))
+    assert close(entropy(stats, n), batch_entropy(counts, n))
+
+
+@settings(max_examples=200, deadline=None)
+@given(pages_st, st.randoms(use_true_random=False))
+def test_any_order_and_split_across_two_workers_equals_batch(counts: list[int],
+                                                             rnd: random.Random) -> None:
+    n = len(counts)
+    shuffled = counts[:]
+    rnd.shuffle(shuffled)
+    worker = [rnd.randrange(2) for _ in shuffled]
+    # two workers apply pages to one shared state, interleaved in a random order
+    shared = EMPTY
+    for tf in shuffled:
+        shared = add_page(shared, tf)
+    # ... or each keeps partial statistics that are merged later
+    parts = [from_counts([tf for tf, w in zip(shuffled, worker) if w == k]) for k in (0, 1)]
+    merged = merge(parts[0], parts[1])
+    expected = scipy_en(counts, n)
+    for stats in (shared, merged, merge(parts[1], parts[0])):
+        assert stats.total == sum(counts)
+        assert close(entropy(stats, n), expected)
+
+
+def test_zero_counts_single_page_single_term() -> None:
+    assert from_counts([]) == EMPTY and from_counts([0, 0]) == EMPTY
+    assert entropy(EMPTY, 10) == 0.0 and weight(EMPTY, 10) == 1.0
+    assert add_page(EMPTY, 0) == EMPTY and add_page(EMPTY, -3) == EMPTY
+    one_page = from_counts([7])
+    assert entropy(one_page, 1) == 0.0 and entropy(one_page, 100) == 0.0
+    # a crawl of one page, or none: log_n is undefined, EN = 0
+    assert entropy(from_counts([1, 1]), 1) == 0.0 and entropy(from_counts([1, 1]), 0) == 0.0
+    # a term on every page, uniformly: EN = 1 exactly (up to rounding), W = 0
+    assert math.isclose(entropy(from_counts([3] * 9), 9), 1.0, rel_tol=1e-12)
+    assert 0.0 <= weight(from_counts([3] * 9), 9) < 1e-12
+    # df larger than n (inconsistent reads) is clamped, never above 1
+    assert entropy(from_counts([1, 1, 1]), 2) == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10**30), min_size=1, max_size=20),
+       st.integers(min_value=0, max_value=10**6))
+def test_very_large_counts_stay_finite_and_exact(counts: list[int], extra: int) -> None:
+    n = len(counts) + extra
+    en = entropy(from_counts(counts), n)
+    assert math.isfinite(en) and 0.0 <= en <= 1.0
+    assert math.isclose(en, exact_en(counts, n), rel_tol=REL, abs_tol=1e-15)
+
+
+def test_concentrated_term_keeps_relative_precision() -> None:
+    # the naive ln S - Q/S form cancels to 0 here; the spread form does not
+    counts, n = [10**15, 1], 2
+    assert math.isclose(entropy(from_counts(counts), n), exact_en(counts, n), rel_tol=1e-9)
+    assert entropy(from_counts(counts), n) > 0
+
+
+def test_encode_decode_round_trip_and_bad_values() -> None:
+    for stats in (EMPTY, from_counts([1, 2, 3]), from_counts([10**30, 5]), TermStats(1, 1, 0.0)):
+        assert decode(encode(stats)) == stats
+        assert decode(encode(stats).encode()) == stats
+    # the Lua script writes every number with %.17g
+    assert decode(b"12 3 5.2053793708887675") == TermStats(12, 3, 5.2053793708887675)
+    assert decode("1.2e+01 3 0") == TermStats(12, 3, 0.0)
+    for bad in (None, 3, b"", "1 2", "a b c", "1 2 nan", "1 2 inf", "-1 2 3", "1 2 -1",
+                b"\xff\xfe 1 2", "1e999 1 1"):
+        assert decode(bad) is None
