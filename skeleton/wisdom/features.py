@@ -123,10 +123,7 @@ def _clamp(value: object) -> float:
 
 def text_length(text: str | None) -> int:
     """Characters of ``text`` with whitespace collapsed and stripped."""
-    if not text:
-        return 0
-    words = text.split()
-    return sum(map(len, words)) + len(words) - 1 if words else 0
+    return len(" ".join(text.split())) if text else 0
 
 
 def extract_features(root: etree._Element, url: str, weight: WeightLookup | None,
