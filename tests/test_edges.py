@@ -11,6 +11,8 @@ import pytest
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import EDGE_SCRIPT, TreePipeline
 from skeleton.redis_keys import CrawlKeys
+from skeleton.sew.edges import edge_rank
+from skeleton.sew.urls import shared_dirs
 
 ROOT = "http://s/"
 
@@ -18,7 +20,7 @@ ROOT = "http://s/"
 def apply(client, script, keys: CrawlKeys, page: str, candidates) -> int:
     args = [ROOT, page, json.dumps({"url": page})]
     for child, parent, depth in candidates:
-        args += [child, parent, depth]
+        args += [child, parent, depth, shared_dirs(parent, child)]
     return script(keys=[keys.pages, keys.edges], args=args)
 
 
@@ -33,9 +35,23 @@ CANDIDATES = [
     ("http://s/d", "http://s/c", 3), ("http://s/d", "http://s/B", 3), ("http://s/d", "http://s/é", 3),
     (ROOT, "http://s/a", 2), ("http://s/e", "http://s/e", 1), ("http://s/f", "http://s/a/", 2),
     ("http://s/f", "http://s/a", 2),
+    # same depth: the parent sharing the child's directories wins over a smaller URL
+    ("http://s/m/x.html", "http://s/m/index.html", 2), ("http://s/m/x.html", "http://s/a", 2),
+    ("http://s/m/x.html", "http://s/n/index.html", 2), ("http://s/m/x.html", "http://s/b", 3),
 ]
 EXPECTED = {"http://s/a": (ROOT, 1), "http://s/b": (ROOT, 1), "http://s/c": ("http://s/a", 2),
-            "http://s/d": ("http://s/B", 3), "http://s/f": ("http://s/a", 2)}
+            "http://s/d": ("http://s/B", 3), "http://s/f": ("http://s/a", 2),
+            "http://s/m/x.html": ("http://s/m/index.html", 2)}
+
+
+def test_expected_edges_follow_edge_rank() -> None:
+    """The Lua rule and the pure ``edge_rank`` order agree on the fixture."""
+    best: dict[str, tuple] = {}
+    for child, parent, depth in CANDIDATES:
+        if child not in (ROOT, parent):
+            rank = edge_rank(parent, child, depth)
+            best[child] = min(best.get(child, rank), rank)
+    assert {c: (r[2], r[0]) for c, r in best.items()} == EXPECTED
 
 
 @pytest.fixture
@@ -43,7 +59,7 @@ def script(redis_client):
     return redis_client.register_script(EDGE_SCRIPT)
 
 
-def test_smallest_depth_then_parent_url_bytewise(redis_client, script) -> None:
+def test_smallest_depth_then_shared_dirs_then_parent_url_bytewise(redis_client, script) -> None:
     keys = CrawlKeys("test-edges-rule")
     redis_client.delete(*keys.all())
     for candidate in CANDIDATES:

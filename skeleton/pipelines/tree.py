@@ -2,8 +2,10 @@
 
 For each item one Lua script stores the page record in ``:pages`` and offers,
 for each of its navigation links, the edge candidate child -> (parent,
-child depth) to ``:edges``, which keeps per child the smallest ``(depth, parent
-URL)`` pair (URLs compared bytewise). Edges to the crawl's root are never kept.
+child depth, shared directories) to ``:edges``, which keeps per child the best
+edge by ``skeleton.sew.edges.edge_rank``: smallest depth, then most leading
+directories shared by parent and child, then smallest parent URL (bytewise).
+Edges to the crawl's root are never kept.
 
 Why the kept edges form a tree (no cycle): write D(p) for the crawl depth of a
 fetched page p (the depth in the request that fetched it) and d(u) for the depth
@@ -14,9 +16,9 @@ the depth at which its parent was offered or fetched. The request that fetched
 p was created from one of those candidates, so d(p) <= D(p): d never exceeds the
 crawl depth, and offering more candidates only lowers it. Hence along every
 kept edge parent -> child, d(parent) < d(child); a cycle would need d to
-decrease somewhere, so there is none, and as nothing points to the root, every
-chain of kept edges from the root is finite. The rule is a minimum over a total
-order, so applying candidates in any order, or twice, gives the same edges.
+decrease somewhere, so there is none (the tie-breaks among equal depths do not
+matter to this), and as nothing points to the root, every chain of kept edges
+from the root is finite. The rule is a minimum over a total order, so applying candidates in any order, or twice, gives the same edges.
 
 At open, a crawl id whose previous run finished (reason ``finished``) is reset
 and crawled afresh; an interrupted one resumes from its queue and dupefilter.
@@ -35,6 +37,7 @@ from scrapy.exceptions import NotConfigured
 from skeleton.redis_keys import CRAWLS, CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.edges import nest_links
+from skeleton.sew.urls import shared_dirs
 
 if TYPE_CHECKING:
     import redis
@@ -46,7 +49,7 @@ __all__ = ["TreePipeline", "EDGE_SCRIPT", "page_record"]
 logger = logging.getLogger(__name__)
 
 #: KEYS: pages, edges. ARGV: root, page URL, page record, then (child, parent,
-#: depth) triples. Returns the number of edges changed.
+#: depth, shared directories) quadruples. Returns the number of edges changed.
 EDGE_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
@@ -58,17 +61,19 @@ local function less(a, b)
 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 local changed = 0
-for i = 4, #ARGV - 2, 3 do
-  local child, parent, depth = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+for i = 4, #ARGV - 3, 4 do
+  local child, parent, depth, dirs = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
   if child ~= ARGV[1] and child ~= parent then
     local old = redis.call('HGET', KEYS[2], child)
     local better = true
     if old then
       local edge = cjson.decode(old)
-      better = depth < edge.depth or (depth == edge.depth and less(parent, edge.parent))
+      local old_dirs = edge.dirs or 0
+      better = depth < edge.depth or (depth == edge.depth and (dirs > old_dirs
+        or (dirs == old_dirs and less(parent, edge.parent))))
     end
     if better then
-      redis.call('HSET', KEYS[2], child, cjson.encode({parent = parent, depth = depth}))
+      redis.call('HSET', KEYS[2], child, cjson.encode({parent = parent, depth = depth, dirs = dirs}))
       changed = changed + 1
     end
   end
@@ -129,7 +134,7 @@ class TreePipeline:
         depth = int(record["depth"])
         links = [(link["url"], link["parent"]) for link in record.get("nav_links") or []]
         for child, parent, level in nest_links(record["url"], links):
-            args += [child, parent, depth + level]
+            args += [child, parent, depth + level, shared_dirs(parent, child)]
         self.script(keys=[self.keys.pages, self.keys.edges], args=args)
         return item
 
