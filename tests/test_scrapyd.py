@@ -180,6 +180,14 @@ def test_scrapyd_errors_are_reported(deployed: Scrapyd) -> None:
         Scrapyd("http://127.0.0.1:9/", timeout=5).get("daemonstatus.json")
 
 
+def test_the_container_healthcheck_asks_scrapyd(scrapyd: str) -> None:
+    script = str(ROOT / "docker" / "healthcheck.py")
+    for url, status in ((scrapyd, 0), ("http://127.0.0.1:9/", 1)):
+        env = clean_env(SCRAPYD_HEALTH_URL=url + "daemonstatus.json")
+        done = subprocess.run([sys.executable, script], env=env, timeout=60)
+        assert done.returncode == status
+
+
 def test_crawl_ids_are_valid_and_sortable() -> None:
     from datetime import datetime, timezone
 
