@@ -1,0 +1,29 @@
+# One image for the three roles of docker-compose.yml: Scrapyd (the default
+# command), crawl workers (scrapy crawl skeleton ...) and one-off commands
+# (scrapy tree / diff). No secrets in it: REDIS_URL and the Scrapyd credentials
+# come from the environment at run time.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY requirements.txt ./
+RUN pip install -r requirements.txt
+
+COPY scrapy.cfg setup.py ./
+COPY skeleton ./skeleton
+COPY docker/scrapyd.conf /etc/scrapyd/scrapyd.conf
+COPY docker/healthcheck.py /usr/local/bin/scrapyd-healthcheck
+
+RUN useradd --system --create-home --home-dir /var/lib/scrapyd skeleton \
+    && chmod 0755 /usr/local/bin/scrapyd-healthcheck
+USER skeleton
+
+EXPOSE 6800
+# Scrapyd runs outside /app, so its jobs import the project from the deployed
+# egg (scrapyd-deploy), never from this copy; the workers run in /app.
+WORKDIR /var/lib/scrapyd
+CMD ["scrapyd"]

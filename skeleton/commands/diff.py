@@ -1,0 +1,96 @@
+"""``scrapy diff OLD NEW``: what changed in the skeleton between two crawls in Redis."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from skeleton.diff import Skeleton, diff_skeletons, render_diff, tree_parents
+from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
+from skeleton.redis_server import connect
+from skeleton.tree import build_tree
+
+__all__ = ["Command", "load_skeleton"]
+
+
+def _text(value: bytes | str | None) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
+
+
+def _records(server: Any, key: str) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for name, value in server.hscan_iter(key, count=1000):
+        try:
+            record = json.loads(value)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            out[_text(name)] = record
+    return out
+
+
+def load_skeleton(server: Any, crawl: str) -> Skeleton:
+    """The skeleton tree of a recorded crawl, with its pages' navigation flags."""
+    if not valid_crawl_id(crawl) or not server.sismember(CRAWLS, crawl):
+        known = ", ".join(sorted(_text(c) for c in server.smembers(CRAWLS))) or "none"
+        raise UsageError(f"no crawl {crawl!r} recorded (known crawls: {known})")
+    keys = CrawlKeys(crawl)
+    root = _text(server.hget(keys.meta, "base"))
+    pages = _records(server, keys.pages)
+    tree = build_tree(root, pages, _records(server, keys.edges))
+    if tree is None:
+        raise UsageError(f"crawl {crawl!r} has no fetched root page ({root or 'no base URL'})")
+    parents = tree_parents(tree)
+    navigation = {url: bool(pages[url].get("is_navigation")) for url in parents}
+    return Skeleton(parents, navigation)
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    default_settings = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "OLD NEW [--json] [-o FILE] [--exit-code]"
+
+    def short_desc(self) -> str:
+        return "Compare the skeletons of two crawls"
+
+    def long_desc(self) -> str:
+        return ("Compare the skeleton trees of two crawls recorded in Redis (crawl ids OLD "
+                "and NEW): pages added, removed, moved to another parent, and navigation "
+                "pages that became content pages or the reverse.")
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--json", action="store_true", help="print the changes as JSON")
+        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+        parser.add_argument("--exit-code", action="store_true",
+                            help="exit with status 1 if the skeletons differ (as diff(1))")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 2:
+            raise UsageError("give two crawl ids: scrapy diff OLD NEW")
+        assert self.settings is not None
+        server = connect(self.settings)
+        try:
+            old, new = (load_skeleton(server, crawl) for crawl in args)
+        finally:
+            server.close()
+        diff = diff_skeletons(old, new)
+        if opts.json:
+            report = {"old": args[0], "new": args[1], "changed": diff.changed, **diff.as_dict()}
+            out = json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+        else:
+            out = f"skeleton of {args[0]} ({len(old.parents)} pages) -> {args[1]} " \
+                  f"({len(new.parents)} pages)\n" + render_diff(diff, new)
+        if opts.output:
+            Path(opts.output).write_text(out, encoding="utf-8")
+        else:
+            sys.stdout.write(out)
+        if opts.exit_code and diff.changed:
+            self.exitcode = 1
