@@ -1,4 +1,4 @@
-"""The six link-set features of SEW Section 3.3.1: skeleton.sew.features.
+"""The six link-set features of SEW Section 3.3.1, and LinkDensity: skeleton.sew.features.
 
 Every expected value below is computed by hand from the paper's definitions.
 """
@@ -33,7 +33,36 @@ MIXED = """
 
 
 def test_feature_names_and_order() -> None:
-    assert FEATURES == ("NumWordName", "LenName", "VarLenName", "URLType", "VarURLNumDir", "URLContain")
+    assert FEATURES == ("NumWordName", "LenName", "VarLenName", "URLType", "VarURLNumDir", "URLContain",
+                        "LinkDensity")
+
+
+def test_link_density_of_a_menu_is_one() -> None:
+    # the container <p> holds only the links' text (whitespace ignored)
+    assert features(MIXED)["LinkDensity"] == pytest.approx(1.0)
+
+
+def test_link_density_of_links_in_prose_is_their_share_of_the_text() -> None:
+    html = b"""<html><body><div><p>Read the <a href="a.html">guide</a> and the
+    <a href="b.html">FAQ</a> first.</p><p>Unrelated text here.</p></div></body></html>"""
+    links = extract_links(parse_html(html), PAGE)
+    # LCA is the first <p>: "Read the guide and the FAQ first." -> 4+3+5+3+3+3+6 = 27 chars; links 5+3
+    assert dict(zip(FEATURES, link_set_features(links, PAGE, HOME)))["LinkDensity"] == pytest.approx(8 / 27)
+
+
+def test_link_density_measures_the_lowest_common_ancestor_only() -> None:
+    html = b"""<html><body><p>Long prose outside the list, not counted.</p>
+    <ul><li><a href="a.html">One</a> (new)</li><li><a href="b.html">Two</a></li></ul>
+    tail text</body></html>"""
+    links = extract_links(parse_html(html), PAGE)
+    # LCA <ul>: "One(new)Two" = 11 chars, links 6; the ul's tail is not counted
+    assert dict(zip(FEATURES, link_set_features(links, PAGE, HOME)))["LinkDensity"] == pytest.approx(6 / 11)
+
+
+def test_link_density_without_elements_is_one() -> None:
+    links = [LinkNode(i, f"{i}.html", f"http://example.org/{i}.html", URLType.RELATIVE, "x", 3,
+                      ("html", "body", "a"), (), "text", (0, 1)) for i in range(3)]
+    assert dict(zip(FEATURES, link_set_features(links, PAGE, HOME)))["LinkDensity"] == 1.0
 
 
 def test_num_word_name_is_the_mean_word_count() -> None:
@@ -139,7 +168,7 @@ def test_url_contain_counts_anchors_as_contained() -> None:
 def test_a_single_link_has_zero_variances() -> None:
     f = features('<a href="a.html">Just one</a>')
     assert f == {"NumWordName": 2.0, "LenName": 8.0, "VarLenName": 0.0, "URLType": 1.0,
-                 "VarURLNumDir": 0.0, "URLContain": 1.0}
+                 "VarURLNumDir": 0.0, "URLContain": 1.0, "LinkDensity": 1.0}
 
 
 def test_image_anchors_use_their_alt_text() -> None:

@@ -7,7 +7,7 @@ Style heuristic).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -41,6 +41,8 @@ class LinkNode:
     anchor: str  # "text" or "image": the anchor's presentation type
     #: ids of the ancestor elements, root first (equal ids: the same element)
     chain: tuple[int, ...] = ()
+    #: the ``a`` element itself (for the text around a link set), when parsed
+    element: etree._Element | None = field(default=None, compare=False, repr=False)
 
     @property
     def words(self) -> int:
@@ -100,7 +102,7 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
         links.append(LinkNode(
             number=len(links), href=href, url=url, url_type=kind, sec_name=name, depth=len(path) + 1,
             path=path + ("a",), style=style + (_style_of(a),), anchor=anchor,
-            chain=ids))
+            chain=ids, element=a))
         if len(links) >= MAX_LINKS:
             break
     return links

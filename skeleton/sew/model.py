@@ -45,9 +45,12 @@ class SEWModel:
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        missing = [name for name in FEATURES if name not in self.features]
+        missing = [name for name in FEATURES[:6] if name not in self.features]
         if missing:
             raise ModelError(f"model lacks features: {', '.join(missing)}")
+        unknown = [name for name in self.features if name not in FEATURES]
+        if unknown:
+            raise ModelError(f"model has unknown features: {', '.join(unknown)}")
         self.features = {k: (float(v[0]), max(float(v[1]), 1e-6)) for k, v in self.features.items()}
         self.sigma_c = max(float(self.sigma_c), 1e-6)
         if self.accept not in ACCEPT_RULES:

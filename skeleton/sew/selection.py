@@ -42,7 +42,8 @@ def combine_conf(confidences: Sequence[float]) -> float:
 
 def log_confidence(values: Sequence[float], model: SEWModel) -> float:
     """``log c_i`` of one candidate's feature vector."""
-    return sum(log_normdist(v, *model.features[name]) for name, v in zip(FEATURES, values))
+    return sum(log_normdist(v, *model.features[name]) for name, v in zip(FEATURES, values)
+               if name in model.features)
 
 
 def select(scores: Sequence[float], model: SEWModel,
