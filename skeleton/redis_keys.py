@@ -5,6 +5,11 @@ scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 (hash: page URL -> JSON page record), ``:edges`` (hash: child URL -> JSON
 ``{"parent", "depth"}``, the best edge seen) and ``:meta`` (hash: base, mode,
 started, finished, finish_reason). ``skeleton:crawls`` is the set of crawl ids.
+
+Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
+lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
+lease id -> the leased queue entry) and ``:workers`` (sorted set: worker id ->
+last heartbeat, server milliseconds).
 """
 from __future__ import annotations
 
@@ -71,5 +76,20 @@ class CrawlKeys:
     def meta(self) -> str:
         return self._key("meta")
 
+    @property
+    def leases(self) -> str:
+        return self._key("leases")
+
+    @property
+    def inflight(self) -> str:
+        return self._key("inflight")
+
+    @property
+    def workers(self) -> str:
+        return self._key("workers")
+
     def all(self) -> tuple[str, ...]:
-        return (self.requests, self.dupefilter, self.pages, self.edges, self.meta)
+        """The crawl's data, deleted when a finished crawl starts afresh (not
+        ``:workers``: a worker starting at the same time may be registered)."""
+        return (self.requests, self.dupefilter, self.pages, self.edges, self.meta,
+                self.leases, self.inflight)

@@ -1,8 +1,9 @@
 """Scrapy settings of the skeleton project.
 
 Project settings: ``SKELETON_DATA_DIR`` (where the embedded Redis keeps its data,
-default ``./.skeleton-data``) and ``REDIS_URL`` (an external Redis server; also
-read from the environment). Crawls are polite by default: robots.txt,
+default ``./.skeleton-data``), ``REDIS_URL`` (an external Redis server; also
+read from the environment) and the ``SKELETON_LEASE_*``/``SKELETON_REDIS_*``
+settings of workers sharing a crawl (:mod:`skeleton.scheduler`). Crawls are polite by default: robots.txt,
 AutoThrottle, a named user agent and a download size cap.
 """
 
@@ -31,9 +32,15 @@ REDIS_URL = None
 SCHEDULER = "skeleton.scheduler.Scheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 SCHEDULER_PERSIST = True
-SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.FifoQueue"
+SCHEDULER_QUEUE_CLASS = "skeleton.queue.LeasedFifoQueue"
 SCHEDULER_SERIALIZER = "skeleton.serializer"
-SCHEDULER_IDLE_BEFORE_CLOSE = 0
+# Many workers (README "Many workers"): lease lifetime without a heartbeat, idle
+# time before a worker of a complete crawl exits, Redis retries mid-crawl.
+SKELETON_LEASE_TIMEOUT = 60.0
+SKELETON_IDLE_CLOSE = 0.0
+SKELETON_REDIS_RETRIES = 5
+SKELETON_REDIS_BACKOFF = 0.25
+SKELETON_REDIS_BACKOFF_MAX = 8.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
