@@ -20,6 +20,10 @@ What changes from scrapy-redis 0.9.1:
   seen twice at least ``SKELETON_IDLE_CLOSE`` seconds apart;
 - a heartbeat every ``SKELETON_LEASE_TIMEOUT``/4 seconds marks the worker alive,
   renews its leases and requeues expired ones;
+- every ``SKELETON_POLL_INTERVAL`` seconds (1) a worker whose engine may be
+  waiting (Scrapy polls a scheduler that has nothing to give every 5 s) is
+  woken if other workers queued requests: a marker request passed to
+  ``engine.crawl()``, which this scheduler drops, makes the engine ask for work;
 - Redis errors left after the client's retries stop the crawl
   (:mod:`skeleton.outage`).
 """
@@ -30,7 +34,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Self
 
-from scrapy import signals
+from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.misc import load_object
 from scrapy_redis import defaults, scheduler
@@ -41,7 +45,7 @@ from skeleton.queue import LEASE_META, LeasedFifoQueue, request_finished, worker
 from skeleton.redis_server import connect
 
 if TYPE_CHECKING:
-    from scrapy import Request, Spider
+    from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
@@ -52,6 +56,8 @@ logger = logging.getLogger(__name__)
 PERSIST_ERROR = ("SCHEDULER_PERSIST=False is refused: a worker closing would delete the "
                  "queue and dupefilter shared with the other workers of the crawl; start "
                  "a fresh crawl with a new crawl id (-a crawl=ID) instead")
+#: Request meta key of the marker request that wakes the engine (never queued).
+WAKE_META = "skeleton_wake"
 FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
                "are alive and share its queue and dupefilter")
 
@@ -89,6 +95,8 @@ class Scheduler(scheduler.Scheduler):
     beat_every: float = 15.0
     idle_since: float | None = None
     beat: LoopingCall | None = None
+    poll: LoopingCall | None = None
+    poll_every: float = 1.0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -116,6 +124,7 @@ class Scheduler(scheduler.Scheduler):
         instance.crawler = crawler
         instance.idle_close = settings.getfloat("SKELETON_IDLE_CLOSE", 0.0)
         instance.beat_every = settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) / 4
+        instance.poll_every = settings.getfloat("SKELETON_POLL_INTERVAL", 1.0)
         return instance
 
     # -- opening and closing ----------------------------------------------------
@@ -145,12 +154,15 @@ class Scheduler(scheduler.Scheduler):
         connect_signal(self._on_idle, signal=signals.spider_idle)
         self.beat = LoopingCall(self._heartbeat)
         self.beat.start(self.beat_every, now=False)
+        self.poll = LoopingCall(self._wake_if_queued)
+        self.poll.start(self.poll_every, now=False)
 
     def close(self, reason: str) -> None:
         """Put back the leases still held and leave the crawl. Never deletes
         shared keys (whatever ``reason``)."""
-        if self.beat is not None and self.beat.running:
-            self.beat.stop()
+        for loop in (self.beat, self.poll):
+            if loop is not None and loop.running:
+                loop.stop()
         try:
             if hasattr(self, "queue") and not outage.is_down(self.crawler):
                 released = self.queue.release()
@@ -172,6 +184,8 @@ class Scheduler(scheduler.Scheduler):
         outage.redis_down(self.crawler, exc, doing)
 
     def enqueue_request(self, request: Request) -> bool:
+        if request.meta.get(WAKE_META):
+            return False
         if outage.is_down(self.crawler):
             return False  # its parent's lease is not acked: it is crawled again later
         if request.dont_filter:
@@ -242,6 +256,20 @@ class Scheduler(scheduler.Scheduler):
             self.queue.requeue_expired()
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "sending the worker heartbeat")
+
+    def _wake_if_queued(self) -> None:
+        engine = self.crawler.engine
+        if outage.is_down(self.crawler) or not self.crawler.crawling or engine is None \
+                or engine.spider is None:
+            return
+        try:
+            queued = len(self.queue)
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "polling the queue")
+            return
+        if queued:
+            engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
+                                 else "http://localhost/", meta={WAKE_META: True}))
 
     def _on_idle(self, spider: Spider) -> None:
         """Close only when the whole crawl is done, not just this worker's part."""
