@@ -132,3 +132,28 @@ def test_settings_that_delete_shared_keys_are_refused(tmp_path: Path, redis_sett
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert ("error: SCHEDULER_FLUSH_ON_START is refused: 1 other worker(s) of crawl "
             "'q-shared' are alive") in done.stderr
+
+
+def test_bloom_size() -> None:
+    from skeleton.dupefilter import bloom_size
+
+    assert bloom_size(10_000_000, 0.001) == (143775876, 10)
+    with pytest.raises(ValueError):
+        bloom_size(10**10, 1e-9)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_crawl_with_the_bloom_dupefilter(serve, redis_settings, redis_client) -> None:
+    from helpers import crawl_in_process
+
+    keys = CrawlKeys("q-bloom")
+    redis_client.delete(*keys.all())
+    base = serve(FIXTURES / "tinysite")
+    settings = project_settings({**redis_settings,
+                                 "DUPEFILTER_CLASS": "skeleton.dupefilter.BloomDupeFilter",
+                                 "SKELETON_BLOOM_CAPACITY": "100000"})
+    stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
+                                          crawl="q-bloom")
+    assert stats["finish_reason"] == "finished" and len(items) == 17
+    assert redis_client.type(keys.dupefilter) == b"string"
+    assert redis_client.strlen(keys.dupefilter) <= 100000 * 15 // 8 + 1
