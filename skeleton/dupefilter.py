@@ -1,13 +1,13 @@
 """A bounded-memory dupefilter: a Bloom filter in one Redis string (``SETBIT``).
 
 The default dupefilter (scrapy-redis' ``RFPDupeFilter``) keeps every request
-fingerprint (40 hex characters) in a Redis set: about 82 MB per million URLs
+fingerprint (40 hex characters) in a Redis set: 86.9 MiB per million URLs
 (``benchmarks/dupefilter_memory.py``). With ``DUPEFILTER_CLASS =
 "skeleton.dupefilter.BloomDupeFilter"`` the crawl's ``:dupefilter`` key is a
 bit array of fixed size instead, chosen from ``SKELETON_BLOOM_CAPACITY`` (URLs,
 default 10 million) and ``SKELETON_BLOOM_ERROR_RATE`` (default 0.001): m =
 -n ln p / (ln 2)^2 bits and k = (m / n) ln 2 bit positions per URL, derived by
-double hashing from the fingerprint's SHA-1. Defaults: 17.1 MiB and k = 10,
+double hashing from the fingerprint's SHA-1. Defaults: 18.1 MiB (measured) and k = 10,
 whatever the number of URLs. Up to the capacity, a new URL is taken for a seen
 one (and not crawled) with probability at most the error rate; beyond it the
 rate grows. A Bloom filter never forgets a URL it saw. The test-and-set of the
