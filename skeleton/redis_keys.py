@@ -8,6 +8,11 @@ started, finished, finish_reason). Term entropy (WISDOM Section 3.1) keeps
 ``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
 ``:entropy_pages`` (set of the page URLs counted) and ``:page_terms`` (hash: page
 URL -> zlib-compressed JSON term counts). ``skeleton:crawls`` is the set of crawl ids.
+
+Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
+lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
+lease id -> the leased queue entry) and ``:workers`` (sorted set: worker id ->
+last heartbeat, server milliseconds).
 """
 from __future__ import annotations
 
@@ -86,6 +91,20 @@ class CrawlKeys:
     def page_terms(self) -> str:
         return self._key("page_terms")
 
+    @property
+    def leases(self) -> str:
+        return self._key("leases")
+
+    @property
+    def inflight(self) -> str:
+        return self._key("inflight")
+
+    @property
+    def workers(self) -> str:
+        return self._key("workers")
+
     def all(self) -> tuple[str, ...]:
+        """The crawl's data, deleted when a finished crawl starts afresh (not
+        ``:workers``: a worker starting at the same time may be registered)."""
         return (self.requests, self.dupefilter, self.pages, self.edges, self.meta,
-                self.entropy, self.entropy_pages, self.page_terms)
+                self.entropy, self.entropy_pages, self.page_terms, self.leases, self.inflight)

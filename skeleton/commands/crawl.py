@@ -1,33 +1,50 @@
-"""``scrapy crawl``, checking spider arguments and Redis before the crawl starts.
+"""``scrapy crawl``, checking spider arguments, settings and Redis before the crawl starts.
 
 A spider class with a ``check_arguments(**spider_args)`` static method gets its
-``-a`` arguments checked first, and the Redis server it will use is pinged, so a
-missing or malformed argument, or a Redis that cannot be reached, ends the
-command with one error line instead of a traceback from the reactor.
+``-a`` arguments checked first, settings that would delete keys shared with
+other workers are refused (``SCHEDULER_PERSIST=False``; ``SCHEDULER_FLUSH_ON_START``
+while other workers of the crawl are alive), and the Redis server it will use
+is pinged once, so a missing or malformed argument, a refused setting or a Redis
+that cannot be reached ends the command with one error line (exit code 2)
+instead of a traceback from the reactor. A crawl stopped because Redis went
+away mid-crawl (:mod:`skeleton.outage`) exits with code 1.
 """
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import redis
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
+from skeleton import outage
+from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect, redis_url
+from skeleton.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
 
 
 class Command(crawl.Command):
-    def _check_redis(self) -> None:
+    def _check_redis(self, spider_args: dict[str, Any]) -> None:
+        assert self.settings is not None
+        try:
+            check_settings(self.settings)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         url = "the embedded server"
         try:
             url = redis_url(self.settings)
-            client = connect(self.settings)
+            client = connect(self.settings, retries=0)
             try:
                 client.ping()
+                if spider_args.get("crawl"):
+                    refuse_flush(client, CrawlKeys(spider_args["crawl"]), self.settings)
             finally:
                 client.close()
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         except (redis.RedisError, OSError) as exc:
             raise UsageError(f"cannot reach Redis at {url}: {exc}") from None
 
@@ -39,6 +56,8 @@ class Command(crawl.Command):
                 spidercls = None  # Scrapy's own command reports it
             check = getattr(spidercls, "check_arguments", None)
             if callable(check):
-                check(**opts.spargs)
-                self._check_redis()
+                checked = check(**opts.spargs)
+                self._check_redis(checked if isinstance(checked, dict) else {})
         super().run(args, opts)
+        if outage.any_down():
+            self.exitcode = 1

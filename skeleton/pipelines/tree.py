@@ -21,7 +21,13 @@ matter to this), and as nothing points to the root, every chain of kept edges
 from the root is finite. The rule is a minimum over a total order, so applying candidates in any order, or twice, gives the same edges.
 
 At open, a crawl id whose previous run finished (reason ``finished``) is reset
-and crawled afresh; an interrupted one resumes from its queue and dupefilter.
+and crawled afresh; an interrupted one resumes from its queue and dupefilter
+(one script, so workers starting together reset it once). At close, a worker
+records ``finished``/``finish_reason`` when the crawl is complete (reason
+``finished``) or when it is the last worker alive: one worker of many stopping
+early does not mark the shared crawl as stopped. A Redis error left after the
+client's retries stops the crawl (:mod:`skeleton.outage`); the item is then not
+stored and its page's lease not acknowledged, so a later worker crawls it again.
 """
 from __future__ import annotations
 
@@ -34,6 +40,8 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from skeleton import outage
+from skeleton.queue import workers_alive
 from skeleton.redis_keys import CRAWLS, CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.edges import nest_links
@@ -82,6 +90,20 @@ return changed
 """
 
 
+#: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: field/value
+#: pairs to set. Returns 1 if the crawl was reset.
+OPEN_SCRIPT = """
+local reset = 0
+if redis.call('HGET', KEYS[1], 'finish_reason') == 'finished' then
+  redis.call('DEL', unpack(KEYS))
+  reset = 1
+end
+redis.call('HDEL', KEYS[1], 'finished', 'finish_reason')
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return reset
+"""
+
+
 def page_record(item: Any) -> dict[str, Any]:
     """The JSON-safe page record of an item."""
     return dict(ItemAdapter(item).asdict())
@@ -113,19 +135,18 @@ class TreePipeline:
 
     def open_spider(self) -> None:
         spider = self.crawler.spider
-        meta = {k.decode(): v.decode() for k, v in self.server.hgetall(self.keys.meta).items()}
-        if meta.get("finish_reason") == "finished":
+        previous = self.server.hget(self.keys.meta, "finish_reason")
+        fields = {"base": self.root, "mode": spider.mode, "started": _now(),
+                  "depth": "" if spider.max_depth is None else str(spider.max_depth),
+                  "max_pages": "" if spider.max_pages is None else str(spider.max_pages)}
+        keys = [self.keys.meta, *(k for k in self.keys.all() if k != self.keys.meta)]
+        reset = self.server.eval(OPEN_SCRIPT, len(keys), *keys,
+                                 *[x for pair in fields.items() for x in pair])
+        if reset:
             logger.info("crawl %s finished before: starting it afresh", self.keys.crawl)
-            self.server.delete(*self.keys.all())
-        elif meta:
+        elif previous is not None or self.server.hlen(self.keys.pages):
             logger.info("resuming crawl %s (last stopped: %s)", self.keys.crawl,
-                        meta.get("finish_reason", "unknown"))
-        self.server.hdel(self.keys.meta, "finished", "finish_reason")
-        self.server.hset(self.keys.meta, mapping={
-            "base": self.root, "mode": spider.mode, "started": _now(),
-            "depth": "" if spider.max_depth is None else str(spider.max_depth),
-            "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
-        })
+                        previous.decode() if previous else "unknown")
         self.server.sadd(CRAWLS, self.keys.crawl)
 
     def process_item(self, item: Any) -> Any:
@@ -135,11 +156,25 @@ class TreePipeline:
         links = [(link["url"], link["parent"]) for link in record.get("nav_links") or []]
         for child, parent, level in nest_links(record["url"], links):
             args += [child, parent, depth + level, shared_dirs(parent, child)]
-        self.script(keys=[self.keys.pages, self.keys.edges], args=args)
+        try:
+            self.script(keys=[self.keys.pages, self.keys.edges], args=args)
+        except outage.REDIS_ERRORS as exc:
+            outage.redis_down(self.crawler, exc, "storing a page")
+            raise
         return item
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         try:
+            if outage.is_down(self.crawler):
+                return
+            lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
+            alive = workers_alive(self.server, self.keys, lease)
+            if reason != "finished" and alive:
+                logger.info("%d other worker(s) still on crawl %s: not marking it %s",
+                            alive, self.keys.crawl, reason)
+                return
             self.server.hset(self.keys.meta, mapping={"finished": _now(), "finish_reason": reason})
+        except outage.REDIS_ERRORS as exc:
+            logger.error("could not record the end of crawl %s: %s", self.keys.crawl, exc)
         finally:
             self.server.close()

@@ -16,12 +16,14 @@ from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.crawler import Crawler
-from scrapy.exceptions import UsageError
+from scrapy.exceptions import IgnoreRequest, UsageError
 from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
+from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from skeleton.items import PageItem
+from skeleton.queue import LEASE_META, request_finished
 from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.redis_server import redis_url
 from skeleton.sew.detect import NavLink, detect_navigation
@@ -117,9 +119,18 @@ class SkeletonSpider(scrapy.Spider):
         return spider
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        yield scrapy.Request(self.base, callback=self.parse,
+        yield scrapy.Request(self.base, callback=self.parse, errback=self.failed,
                              meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: [],
                                    META_TEMPLATE: []})
+
+    def failed(self, failure: Failure) -> None:
+        """Errback: the request is done without a page (download error, HTTP error,
+        robots.txt): its queue lease is acknowledged."""
+        request = failure.request  # type: ignore[attr-defined]
+        if not failure.check(IgnoreRequest):
+            logger.warning("could not fetch %s: %s", request.url, failure.value)
+        self.crawler.stats.inc_value("skeleton/fetch_failed")
+        self.crawler.signals.send_catch_log(request_finished, request=request)
 
     # -- callback ---------------------------------------------------------------
 
@@ -129,10 +140,13 @@ class SkeletonSpider(scrapy.Spider):
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
             # Over budget (a request in flight when the budget ran out): put it back in
             # the persistent queue so that resuming the crawl fetches it.
+            meta = {key: response.meta.get(key)
+                    for key in (META_DEPTH, META_PARENT, META_KNOWN, META_TEMPLATE)}
+            if LEASE_META in response.meta:  # pushing it ends the lease (skeleton.queue)
+                meta[LEASE_META] = response.meta[LEASE_META]
             stats.inc_value("skeleton/max_pages/requeued")
-            yield scrapy.Request(first_url, callback=self.parse, dont_filter=True, meta={
-                key: response.meta.get(key)
-                for key in (META_DEPTH, META_PARENT, META_KNOWN, META_TEMPLATE)})
+            yield scrapy.Request(first_url, callback=self.parse, errback=self.failed,
+                                 dont_filter=True, meta=meta)
             return
         self.pages_seen += 1
         stats.inc_value("skeleton/pages")
@@ -151,8 +165,11 @@ class SkeletonSpider(scrapy.Spider):
             requests = []
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
             self._budget_spent()
-        yield item
+        # Child requests first: Scrapy schedules each request output as it takes it,
+        # in order, so when the item (stored, then the page's lease acknowledged)
+        # comes last, the children are already in the queue.
         yield from requests
+        yield item
 
     def _budget_spent(self) -> None:
         """Close the crawl once ``max_pages`` pages are analysed. The engine takes no
@@ -206,7 +223,7 @@ class SkeletonSpider(scrapy.Spider):
             if self.max_depth is not None and child_depth > self.max_depth:
                 self.crawler.stats.inc_value("skeleton/depth_limited")
                 continue
-            requests.append(scrapy.Request(url, callback=self.parse, meta={
+            requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
                 META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known,
                 META_TEMPLATE: child_template}))
         return requests

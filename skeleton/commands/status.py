@@ -1,0 +1,86 @@
+"""``scrapy status``: progress of a crawl recorded in Redis, running or finished."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from skeleton.commands.tree import _pick_crawl, _text
+from skeleton.queue import workers_alive
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+
+__all__ = ["Command", "crawl_status"]
+
+
+def _state(meta: dict[str, str], alive: int) -> str:
+    reason = meta.get("finish_reason", "")
+    if alive:
+        return "running"
+    if reason == "finished":
+        return "finished"
+    if reason:
+        return f"stopped ({reason})"
+    return "interrupted (no worker alive)"
+
+
+def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
+    """Counts and metadata of a crawl (the most recent one if ``crawl`` is None)."""
+    server = connect(settings)
+    try:
+        crawl = _pick_crawl(server, crawl)
+        keys = CrawlKeys(crawl)
+        meta = {_text(k): _text(v) for k, v in server.hgetall(keys.meta).items()}
+        alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
+        pipe = server.pipeline(transaction=False)
+        pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.edges)
+        pipe.type(keys.dupefilter)
+        pages, queued, in_flight, edges, df_type = pipe.execute()
+        dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if _text(df_type) == "set"
+                      else f"bloom filter, {server.strlen(keys.dupefilter)} bytes"
+                      if _text(df_type) == "string" else "empty")
+    finally:
+        server.close()
+    return {"crawl": crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
+            "state": _state(meta, alive), "started": meta.get("started", ""),
+            "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
+            "pages done": int(pages), "queued": int(queued), "in flight": int(in_flight),
+            "workers alive": alive, "skeleton edges": int(edges), "dupefilter": dupefilter}
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    default_settings = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "[--crawl ID] [--json]"
+
+    def short_desc(self) -> str:
+        return "Show the progress of a crawl"
+
+    def long_desc(self) -> str:
+        return ("Show a crawl recorded in Redis (the only or most recently started crawl "
+                "unless --crawl is given), running or finished: pages done, requests "
+                "queued and in flight, workers alive, skeleton size, start and end.")
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        assert self.settings is not None
+        status = crawl_status(self.settings, opts.crawl)
+        if opts.json:
+            sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
+            return
+        width = max(len(k) for k in status)
+        for key, value in status.items():
+            if value != "":
+                sys.stdout.write(f"{key + ':':<{width + 1}} {value}\n")

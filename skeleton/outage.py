@@ -1,0 +1,57 @@
+"""Redis going away mid-crawl: after the client's bounded retries
+(:func:`skeleton.redis_server.retry_policy`) a component that still gets a
+connection error calls :func:`redis_down`, which stops the crawl once, cleanly,
+with the reason ``redis_unavailable``.
+
+From then on the components write nothing more: the scheduler hands out and
+acknowledges no request, so a page whose item or child requests could not be
+stored keeps its lease in Redis and is crawled again by a worker that runs
+later (leases expire, :mod:`skeleton.queue`). Everything acknowledged before
+was written first, so no stored edge depends on what was lost.
+"""
+from __future__ import annotations
+
+import logging
+import weakref
+from typing import TYPE_CHECKING
+
+import redis
+from scrapy.utils.defer import deferred_from_coro
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["REASON", "REDIS_ERRORS", "redis_down", "is_down", "any_down"]
+
+logger = logging.getLogger(__name__)
+
+REASON = "redis_unavailable"
+#: What a Redis client raises once its retries are spent.
+REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
+
+_DOWN: weakref.WeakSet[Crawler] = weakref.WeakSet()
+_EVER_DOWN: list[bool] = [False]
+
+
+def redis_down(crawler: Crawler, exc: BaseException, doing: str) -> None:
+    """Record that Redis is gone for ``crawler`` and close its spider (once)."""
+    if crawler in _DOWN:
+        return
+    _DOWN.add(crawler)
+    _EVER_DOWN[0] = True
+    logger.error("Redis unavailable while %s, retries spent (%s): stopping the crawl (%s)",
+                 doing, exc, REASON)
+    if crawler.stats is not None:
+        crawler.stats.set_value("skeleton/redis_unavailable", doing)
+    engine = crawler.engine
+    if crawler.crawling and engine is not None and engine.spider is not None:
+        deferred_from_coro(engine.close_spider_async(reason=REASON))
+
+
+def is_down(crawler: Crawler) -> bool:
+    return crawler in _DOWN
+
+
+def any_down() -> bool:
+    """Whether any crawl of this process stopped because Redis went away."""
+    return _EVER_DOWN[0]

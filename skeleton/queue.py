@@ -1,0 +1,242 @@
+"""A reliable FIFO request queue for workers sharing a crawl (``SCHEDULER_QUEUE_CLASS``).
+
+scrapy-redis pops requests destructively: a worker killed with SIGKILL loses
+the requests it held, while their fingerprints stay in the dupefilter. Here a
+pop is a lease: one Lua script moves the entry from the pending list
+(``:requests``, LPUSH/RPOP, so breadth-first order is kept) to ``:inflight``
+(lease id -> entry) with a deadline in ``:leases`` (Redis server time, so
+worker clocks do not matter). The lease id names the worker
+(``host-pid-random:n``).
+
+A lease ends in one of three ways, each one script:
+
+- **ack**: the response was processed (:class:`skeleton.scheduler.Scheduler`
+  acknowledges it once the page's item is stored; the spider yields the page's
+  child requests before the item, so they are already queued);
+- **continuation**: a request carrying the lease in ``meta`` (a redirect, a
+  retry, a page put back over budget) is pushed and the lease acked at once
+  (and the dupefilter checked in the same script);
+- **requeue**: an expired lease (its worker died or hung) is moved back to the
+  head of the pending list by any worker; a worker closing normally puts back
+  the leases it still holds. Live workers renew their leases with each heartbeat.
+
+Entries are JSON (:mod:`skeleton.serializer`); one that cannot be decoded is
+logged, counted (``skeleton/queue/malformed``) and dropped.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import secrets
+import socket
+from typing import TYPE_CHECKING, Any
+
+from scrapy_redis.queue import Base
+
+if TYPE_CHECKING:
+    import redis
+    from scrapy import Request, Spider
+
+    from skeleton.redis_keys import CrawlKeys
+
+__all__ = ["LEASE_META", "LeasedFifoQueue", "request_finished", "new_worker_id",
+           "workers_alive"]
+
+logger = logging.getLogger(__name__)
+
+#: Request meta key holding the lease id of a request popped from the queue.
+LEASE_META = "skeleton_lease"
+#: Signal (``request=``) a spider sends when a leased request is done without an
+#: item, e.g. from an errback: the scheduler acknowledges its lease.
+request_finished = object()
+
+_NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+#: KEYS: pending, leases, inflight. ARGV: lease id, lease ms. Returns the entry.
+POP = _NOW + """
+local data = redis.call('RPOP', KEYS[1])
+if not data then return false end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], data)
+return data
+"""
+#: KEYS: pending, leases, inflight, dupefilter. ARGV: entry, lease id ('' for
+#: none), dupefilter mode ('' none, 'set': SADD the member in ARGV[4], 'bits':
+#: set the Bloom filter bits at the offsets ARGV[4..]), then its arguments. The
+#: entry is pushed if the dupefilter had not seen it; the lease is acked either
+#: way. Checking and pushing at once means no fingerprint is ever recorded for a
+#: request that is not queued. Returns 1 if pushed.
+PUSH = """
+local new = true
+if ARGV[3] == 'set' then
+  new = redis.call('SADD', KEYS[4], ARGV[4]) == 1
+elseif ARGV[3] == 'bits' then
+  new = false
+  for i = 4, #ARGV do
+    if redis.call('SETBIT', KEYS[4], ARGV[i], 1) == 0 then new = true end
+  end
+end
+if new then redis.call('LPUSH', KEYS[1], ARGV[1]) end
+if ARGV[2] ~= '' then
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  redis.call('HDEL', KEYS[3], ARGV[2])
+end
+if new then return 1 end
+return 0
+"""
+#: KEYS: leases, inflight. ARGV: lease ids. Returns how many were still leased.
+ACK = """
+local n = 0
+for i = 1, #ARGV do
+  n = n + redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('HDEL', KEYS[2], ARGV[i])
+end
+return n
+"""
+_BACK = """
+local n = 0
+for i = #ids, 1, -1 do
+  local data = redis.call('HGET', KEYS[3], ids[i])
+  if data then
+    redis.call('RPUSH', KEYS[1], data)
+    n = n + 1
+  end
+  redis.call('HDEL', KEYS[3], ids[i])
+  redis.call('ZREM', KEYS[2], ids[i])
+end
+return n
+"""
+#: KEYS: pending, leases, inflight. ARGV: at most this many. Oldest leases end
+#: up at the head of the queue. Returns how many entries were requeued.
+REQUEUE_EXPIRED = _NOW + """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+""" + _BACK
+#: KEYS: pending, leases, inflight. ARGV: lease ids (oldest first) to put back.
+RELEASE = """
+local ids = {}
+for i = 1, #ARGV do
+  if redis.call('ZSCORE', KEYS[2], ARGV[i]) then ids[#ids + 1] = ARGV[i] end
+end
+""" + _BACK
+#: KEYS: workers, leases. ARGV: worker id, lease ms, held lease ids. Returns now.
+HEARTBEAT = _NOW + """
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+for i = 3, #ARGV do
+  redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[2]), ARGV[i])
+end
+return now
+"""
+_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError)
+
+
+def new_worker_id() -> str:
+    """``host-pid-random``: unique among workers, and tells where a worker runs."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def workers_alive(server: redis.Redis, keys: CrawlKeys, lease_seconds: float) -> int:
+    """Workers whose last heartbeat is younger than one lease time."""
+    seconds, micros = server.time()
+    now = seconds * 1000 + micros // 1000
+    return int(server.zcount(keys.workers, now - int(lease_seconds * 1000), "+inf"))
+
+
+class LeasedFifoQueue(Base):
+    """FIFO queue with leases. Needs the skeleton spider (its ``keys``); settings:
+    ``SKELETON_LEASE_TIMEOUT`` (seconds a lease lives without a heartbeat, 60)."""
+
+    def __init__(self, server: redis.Redis, spider: Spider, key: str,
+                 serializer: Any = None) -> None:
+        super().__init__(server, spider, key, serializer)
+        self.keys: CrawlKeys = spider.keys  # type: ignore[attr-defined]
+        self.stats = spider.crawler.stats
+        self.lease_ms = int(spider.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) * 1000)
+        self.worker = new_worker_id()
+        self.held: dict[str, None] = {}  # lease ids held, oldest first
+        self._serial = itertools.count(1)
+        self._pop = server.register_script(POP)
+        self._push = server.register_script(PUSH)
+        self._ack = server.register_script(ACK)
+        self._requeue = server.register_script(REQUEUE_EXPIRED)
+        self._release = server.register_script(RELEASE)
+        self._beat = server.register_script(HEARTBEAT)
+
+    @property
+    def _lease_keys(self) -> list[str]:
+        return [self.key, self.keys.leases, self.keys.inflight]
+
+    def __len__(self) -> int:
+        return int(self.server.llen(self.key))
+
+    def in_flight(self) -> int:
+        """Leases held by all workers of the crawl."""
+        return int(self.server.zcard(self.keys.leases))
+
+    def push(self, request: Request, dupe: list[str | int] | None = None) -> bool:
+        """Push ``request`` unless the dupefilter (``dupe``: mode and arguments of
+        :data:`PUSH`) has seen it, and end the lease it carries. True if pushed."""
+        lease = request.meta.pop(LEASE_META, None) or ""
+        data = self._encode_request(request)
+        pushed = self._push(keys=[*self._lease_keys, self.keys.dupefilter],
+                            args=[data, lease, *(dupe or [""])])
+        self.held.pop(lease, None)
+        return bool(pushed)
+
+    def pop(self, timeout: int = 0) -> Request | None:
+        while True:
+            lease = f"{self.worker}:{next(self._serial)}"
+            data = self._pop(keys=self._lease_keys, args=[lease, self.lease_ms])
+            if data is None:
+                return None
+            try:
+                request = self._decode_request(data)
+            except _MALFORMED as exc:
+                self._ack(keys=[self.keys.leases, self.keys.inflight], args=[lease])
+                self.stats.inc_value("skeleton/queue/malformed")
+                logger.warning("dropped a malformed queue entry (%s: %s): %.200r",
+                               type(exc).__name__, exc, data)
+                continue
+            request.meta[LEASE_META] = lease
+            self.held[lease] = None
+            return request
+
+    def ack(self, lease: str) -> bool:
+        """End a lease this worker holds; False if it is not held (acked before)
+        or had expired and been requeued meanwhile."""
+        if lease not in self.held:
+            return False
+        del self.held[lease]
+        done = self._ack(keys=[self.keys.leases, self.keys.inflight], args=[lease])
+        if not done:
+            self.stats.inc_value("skeleton/leases/lost")
+        return bool(done)
+
+    def requeue_expired(self, limit: int = 1000) -> int:
+        count = int(self._requeue(keys=self._lease_keys, args=[limit]))
+        if count:
+            self.stats.inc_value("skeleton/leases/requeued", count)
+            logger.info("requeued %d requests whose lease expired", count)
+        return count
+
+    def release(self) -> int:
+        """Put back the leases this worker still holds (at a normal close)."""
+        held, self.held = list(self.held), {}
+        if not held:
+            return 0
+        count = int(self._release(keys=self._lease_keys, args=held))
+        self.stats.inc_value("skeleton/leases/released", count)
+        return count
+
+    def heartbeat(self) -> None:
+        """Say this worker is alive and renew its leases."""
+        self._beat(keys=[self.keys.workers, self.keys.leases],
+                   args=[self.worker, self.lease_ms, *self.held])
+
+    def retire(self) -> None:
+        self.server.zrem(self.keys.workers, self.worker)
+
+    def clear(self) -> None:
+        self.server.delete(self.key, self.keys.leases, self.keys.inflight)

@@ -1,0 +1,218 @@
+"""Many workers on one Redis: real ``scrapy crawl`` processes sharing a crawl id
+against a separately started redis-server, on a fixture site served slowly.
+
+Nothing here asserts a duration: waits poll Redis, timeouts are only a safety.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from helpers import (FAST, ROOT, SlowHandler, run_scrapy, start_redis_server, start_scrapy,
+                     wait_for)
+from scrapy.settings import Settings
+
+from skeleton.commands.tree import load_crawl_tree
+from skeleton.redis_keys import CrawlKeys
+
+SITE = ROOT / "tests" / "sites" / "docs_sidebar"
+#: short leases and quick Redis retries, so dead workers and outages show soon
+WORKER = [*FAST, "-s", "SKELETON_LEASE_TIMEOUT=2", "-s", "SKELETON_REDIS_RETRIES=2",
+          "-s", "SKELETON_REDIS_BACKOFF=0.1", "-s", "LOG_LEVEL=INFO"]
+
+
+class Slow(SlowHandler):
+    delay = 0.15
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, directory=str(SITE), **kwargs)  # type: ignore[arg-type]
+
+
+def _ready(url: str) -> bool:
+    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+    finally:
+        client.close()
+
+
+_SERVERS: dict[Path, subprocess.Popen[bytes]] = {}
+
+
+@pytest.fixture
+def redis_dir(tmp_path: Path) -> Iterator[Path]:
+    """A redis-server in ``tmp_path/redis`` with every write fsynced (AOF)."""
+    directory = tmp_path / "redis"
+    directory.mkdir()
+    proc = _SERVERS[directory] = start_redis_server(directory, aof=True)
+    wait_for(lambda: _ready(f"unix://{directory}/redis.sock"), timeout=30)
+    yield directory
+    proc.terminate()
+    proc.wait(timeout=30)
+    del _SERVERS[directory]
+
+
+def url_of(redis_dir: Path) -> str:
+    return f"unix://{redis_dir}/redis.sock"
+
+
+def client_for(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=10)
+
+
+def crawl_args(base: str, crawl: str, mode: str) -> list[str]:
+    return ["crawl", "skeleton", "-a", f"base={base}index.html", "-a", f"crawl={crawl}",
+            "-a", f"mode={mode}", *WORKER]
+
+
+def tree_of(url: str, crawl: str) -> dict:
+    return load_crawl_tree(Settings({"REDIS_URL": url}), crawl)[1]
+
+
+def start_workers(n: int, base: str, crawl: str, mode: str, cwd: Path,
+                  url: str) -> list[subprocess.Popen[str]]:
+    workers = []
+    for i in range(n):
+        worker = start_scrapy(crawl_args(base, crawl, mode), cwd, cwd / f"{crawl}-{i}.log",
+                              REDIS_URL=url)
+        worker.log = cwd / f"{crawl}-{i}.log"  # type: ignore[attr-defined]
+        workers.append(worker)
+    return workers
+
+
+def finish(workers: list[subprocess.Popen[str]]) -> list[str]:
+    """Wait for workers to exit by themselves; their logs."""
+    for worker in workers:
+        worker.wait(timeout=180)
+    return [worker.log.read_text("utf-8") for worker in workers]  # type: ignore[attr-defined]
+
+
+def assert_drained(client: redis.Redis, crawl: str) -> None:
+    keys = CrawlKeys(crawl)
+    assert client.llen(keys.requests) == 0
+    assert client.zcard(keys.leases) == 0 and client.hlen(keys.inflight) == 0
+    assert client.hget(keys.meta, "finish_reason") == b"finished"
+
+
+def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
+                                                  redis_dir: Path) -> None:
+    mode = "sew"  # the stricter mode: each page's detection depends on its parents
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    done = run_scrapy(crawl_args(base, "one", mode), tmp_path, REDIS_URL=url)
+    assert done.returncode == 0 and "'finish_reason': 'finished'" in done.stderr, done.stderr[-3000:]
+    single = tree_of(url, "one")
+
+    workers = start_workers(3, base, "three", mode, tmp_path, url)
+    logs = finish(workers)
+    for worker, log in zip(workers, logs):
+        assert worker.returncode == 0, log[-3000:]
+        assert "'finish_reason': 'finished'" in log and "Traceback" not in log, log[-3000:]
+    assert sum("'skeleton/pages'" in log for log in logs) >= 2  # the work was shared
+    assert tree_of(url, "three") == single
+    client = client_for(url)
+    try:
+        assert_drained(client, "three")
+        assert client.hlen(CrawlKeys("three").pages) == client.hlen(CrawlKeys("one").pages)
+    finally:
+        client.close()
+
+    done = run_scrapy(["status", "--crawl", "three", "--json"], tmp_path, REDIS_URL=url)
+    assert done.returncode == 0, done.stderr
+    status = json.loads(done.stdout)
+    assert status["state"] == "finished" and status["queued"] == status["in flight"] == 0
+    assert status["workers alive"] == 0 and status["pages done"] > 20
+    assert status["skeleton edges"] == client_for(url).hlen(CrawlKeys("three").edges)
+
+
+def _victim_leases(client: redis.Redis, crawl: str, pid: int) -> list[bytes]:
+    prefix = f"{socket.gethostname()}-{pid}-".encode()
+    return [lease for lease in client.zrange(CrawlKeys(crawl).leases, 0, -1)
+            if lease.startswith(prefix)]
+
+
+def test_kill_one_of_three_workers_loses_nothing(serve, tmp_path: Path, redis_dir: Path) -> None:
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    done = run_scrapy(crawl_args(base, "one", "sew"), tmp_path, REDIS_URL=url)
+    assert done.returncode == 0, done.stderr[-3000:]
+    single = tree_of(url, "one")
+
+    client = client_for(url)
+    workers = start_workers(3, base, "kill", "sew", tmp_path, url)
+    victim = workers[1]
+    # Freeze the victim once it holds a lease mid-crawl, check it still does, kill it.
+    while True:
+        wait_for(lambda: client.hlen(CrawlKeys("kill").pages) >= 3
+                 and _victim_leases(client, "kill", victim.pid), timeout=120, every=0.01)
+        os.kill(victim.pid, signal.SIGSTOP)
+        held = _victim_leases(client, "kill", victim.pid)
+        if held:
+            break
+        os.kill(victim.pid, signal.SIGCONT)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(timeout=30)
+    assert victim.returncode == -signal.SIGKILL
+
+    others = [w for w in workers if w is not victim]
+    logs = finish(others)
+    for worker, log in zip(others, logs):
+        assert worker.returncode == 0, log[-3000:]
+        assert "'finish_reason': 'finished'" in log, log[-3000:]
+    assert any("'skeleton/leases/requeued'" in log for log in logs)
+    assert tree_of(url, "kill") == single
+    try:
+        assert_drained(client, "kill")
+    finally:
+        client.close()
+
+
+def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
+        serve, tmp_path: Path, redis_dir: Path) -> None:
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    done = run_scrapy(crawl_args(base, "one", "bfs"), tmp_path, REDIS_URL=url)
+    assert done.returncode == 0, done.stderr[-3000:]
+    single = tree_of(url, "one")
+
+    client = client_for(url)
+    keys = CrawlKeys("outage")
+    worker = start_workers(1, base, "outage", "bfs", tmp_path, url)[0]
+    wait_for(lambda: client.hlen(keys.pages) >= 5, timeout=120, every=0.01)
+    client.close()
+    _SERVERS[redis_dir].kill()
+    _SERVERS[redis_dir].wait(timeout=30)
+    log = finish([worker])[0]
+    assert worker.returncode == 1, log[-3000:]
+    assert "'finish_reason': 'redis_unavailable'" in log, log[-3000:]
+    assert "Redis unavailable while" in log
+
+    restarted = start_redis_server(redis_dir, aof=True)
+    try:
+        wait_for(lambda: _ready(url), timeout=30)
+        client = client_for(url)
+        stored = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.pages).items()}
+        edges = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.edges).items()}
+        assert len(stored) >= 5
+        root = f"{base}index.html"
+        for page_url, page in stored.items():  # every stored page has its edges with it
+            for link in page["nav_links"]:
+                assert link["url"] in edges or link["url"] in (root, page_url)
+        assert client.hget(keys.meta, "finish_reason") is None  # not marked finished
+        # a worker started later resumes the crawl: nothing was lost
+        done = run_scrapy(crawl_args(base, "outage", "bfs"), tmp_path, REDIS_URL=url)
+        assert done.returncode == 0 and "'finish_reason': 'finished'" in done.stderr, \
+            done.stderr[-3000:]
+        assert tree_of(url, "outage") == single
+        assert_drained(client, "outage")
+        client.close()
+    finally:
+        restarted.terminate()
+        restarted.wait(timeout=30)
+
