@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
-from skeleton.sew.training import load_labelled_site, load_truth, page_samples, train_samples  # noqa: E402
+from skeleton.sew.training import load_labelled_site, load_truth, page_id, page_samples, train_samples  # noqa: E402
 
 
 def main() -> None:
@@ -33,11 +33,12 @@ def main() -> None:
                               rules=args.accept,
                               fetchers={s.name: s.fetch for _, s in sites + extra})
         pages = list(find_skeleton(cs.start_url, site.fetch, model, scope=cs.scope))
-        edges = skeleton_edges(pages)
+        edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
         root, truth, meta = load_truth(cs.truth)
         ignore = set(meta.get("not_in_tree_sample", [])) | set(meta.get("not_in_tree", []))
         ignore = {cs.start_url.rsplit("/", 1)[0] + "/" + u if "://" not in u else u for u in ignore}
-        score = score_tree(pages[0].url, edges, root, truth, ignore)
+        ignore = {page_id(u) for u in ignore}
+        score = score_tree(page_id(pages[0].url), edges, root, truth, ignore)
         e, p = score.edges, score.pages
         rows.append((cs.name, e["all"].f1, e["1"].f1, p["all"].f1, len(pages) / (len(truth) + 1)))
         print(f"{cs.name:18} edgeF1 {e['all'].f1:.3f} (P {e['all'].precision:.3f} R {e['all'].recall:.3f})"

@@ -44,7 +44,7 @@ def check_feeds(cwd: Path, base: str) -> None:
     assert len(by_url) == len(pages) == 17
     assert by_url[base + "files/report.pdf"]["reason"] == "non_html"
     assert by_url[base + "files/map.png"]["reason"] == "non_html"
-    assert by_url[base + "index.html"]["depth"] == 0 and by_url[base + "index.html"]["parent"] is None
+    assert by_url[base]["depth"] == 0 and by_url[base]["parent"] is None
     with open(cwd / "pages.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert {r["url"] for r in rows} == set(by_url)
@@ -60,7 +60,7 @@ def test_bfs_crawl_with_embedded_redis(serve, tmp_path: Path) -> None:
     check_feeds(tmp_path, base)
     done = run_scrapy(["tree", "--format", "text"], tmp_path)
     assert done.returncode == 0
-    assert done.stdout.splitlines()[:2] == [f"Tinysite home <{base}index.html>",
+    assert done.stdout.splitlines()[:2] == [f"Tinysite home <{base}>",
                                             f"  About us <{base}about.html>"]
 
 

@@ -118,16 +118,16 @@ def test_scrapy_diff_reports_exactly_the_change(serve, tmp_path: Path) -> None:
         "old": "tiny-v1", "new": "tiny-v2", "changed": True,
         "added": [{"url": f"{base}contact.html"}],
         "removed": [],
-        "moved": [{"url": f"{base}guides/g5.html", "old_parent": f"{base}guides/index.html",
-                   "new_parent": f"{base}news/index.html"}],
+        "moved": [{"url": f"{base}guides/g5.html", "old_parent": f"{base}guides/",
+                   "new_parent": f"{base}news/"}],
         "navigation_to_content": [],
         "content_to_navigation": [],
     }
     done = run_scrapy(["diff", "tiny-v1", "tiny-v2", "--exit-code"], work)
     assert done.returncode == 1
     assert done.stdout.splitlines()[1:] == [
-        "added (1):", f"  + {base}contact.html (under {base}index.html)",
-        "moved (1):", f"  ~ {base}guides/g5.html: {base}guides/index.html -> {base}news/index.html",
+        "added (1):", f"  + {base}contact.html (under {base})",
+        "moved (1):", f"  ~ {base}guides/g5.html: {base}guides/ -> {base}news/",
     ]
     done = run_scrapy(["diff", "tiny-v1", "tiny-v1", "--exit-code"], work)
     assert done.returncode == 0 and done.stdout.endswith("no change in the skeleton\n")

@@ -153,6 +153,6 @@ def test_nav_links_hang_nested_entries_from_their_chapter() -> None:
     nav = Detection(nav_sets=[inner, outer]).nav_links(PAGE)
     base = "http://example.org/book/"
     assert [(n.url[len(base):], n.parent[len(base):]) for n in nav] == [
-        ("ch1/index.html", "index.html"), ("ch2/index.html", "index.html"), ("ch3/index.html", "index.html"),
-        ("ch1/s1.html", "ch1/index.html"), ("ch1/s2.html", "ch1/index.html"),
-        ("ch3/s1.html", "ch3/index.html"), ("ch3/s2.html", "ch3/index.html"), ("ch3/s3.html", "ch3/index.html")]
+        ("ch1/", "index.html"), ("ch2/", "index.html"), ("ch3/", "index.html"),
+        ("ch1/s1.html", "ch1/"), ("ch1/s2.html", "ch1/"),
+        ("ch3/s1.html", "ch3/"), ("ch3/s2.html", "ch3/"), ("ch3/s3.html", "ch3/")]

@@ -12,7 +12,7 @@ from skeleton.spiders import skeleton as spider_module
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider
 
-BASE = "http://127.0.0.1:9/site/index.html"
+BASE = "http://127.0.0.1:9/site/"
 
 
 def make_spider(**args) -> SkeletonSpider:
@@ -59,7 +59,7 @@ def test_argument_errors(args, message) -> None:
 def test_arguments_and_defaults() -> None:
     spider = SkeletonSpider(base=" http://127.0.0.1:8000/en/index.html#top ", depth="2",
                             max_pages="10")
-    assert spider.base == "http://127.0.0.1:8000/en/index.html"
+    assert spider.base == "http://127.0.0.1:8000/en/"  # a directory index is named by its directory
     assert (spider.max_depth, spider.max_pages, spider.mode) == (2, 10, "sew")
     assert spider.crawl_id == "127.0.0.1-8000-en" and spider.model is not None
     bfs = SkeletonSpider(base="http://127.0.0.1:8000/en/", mode="bfs", crawl="mine")

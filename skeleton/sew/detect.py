@@ -13,7 +13,7 @@ from .candidates import CandidateParams, gen_candidate_link_sets
 from .features import link_set_features
 from .links import LinkNode, extract_links
 from .model import SEWModel
-from .nesting import nest_link_sets
+from .nesting import directory_hosts, nest_link_sets
 from .selection import log_confidence, prob, select
 
 #: how many ancestors' navigation link sets LinkSetDup compares with
@@ -58,6 +58,7 @@ class Detection:
     def nav_links(self, page_url: str) -> list[NavLink]:
         """The accepted links that lead to other pages, first occurrence of each URL."""
         hosts = nest_link_sets(self.nav_sets)
+        dir_hosts = directory_hosts(self.nav_sets, page_url)
         seen = {page_url}
         out = []
         for link_set in sorted(self.nav_sets, key=lambda s: (s[0].depth, s[0].number)):
@@ -65,7 +66,9 @@ class Detection:
                 if link.url and link.url not in seen:
                     seen.add(link.url)
                     host = hosts.get(link.number)
-                    parent = host.url if host is not None and host.url in seen else page_url
+                    if host is None or host.url not in seen:
+                        host = dir_hosts.get(link.number)
+                    parent = host.url if host is not None else page_url
                     out.append(NavLink(link.url, link.sec_name, parent))
         return out
 

@@ -10,10 +10,16 @@ skeleton's own structure, read from one page; it goes beyond the paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from .links import LinkNode
+from .urls import directory
 
-__all__ = ["common_chain", "is_nested", "nest_link_sets"]
+__all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts"]
+
+#: File names that make a URL the index page of its directory.
+INDEX_NAMES = frozenset({"index.html", "index.htm", "index.php", "index.shtml", "default.htm",
+                         "default.html", "default.aspx"})
 
 
 def common_chain(links: Sequence[LinkNode]) -> tuple[int, ...]:
@@ -61,3 +67,47 @@ def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]]) -> dict[int, LinkNod
                 parent[b.number] = a_links[i]
         placed.append((b_set, common_chain(b_set)))
     return parent
+
+
+def directory_index(url: str) -> str | None:
+    """The directory a URL is the index page of (``/a/b/`` for ``/a/b/`` and
+    ``/a/b/index.html``), or None."""
+    path = urlsplit(url).path or "/"
+    if path.endswith("/") or path.rsplit("/", 1)[-1].lower() in INDEX_NAMES:
+        return directory(url)
+    return None
+
+
+def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> dict[int, LinkNode]:
+    """For the accepted links of a flat menu, the directory index they hang from.
+
+    A drop-down menu often lists a section's index page beside the section's
+    pages (``user-guide/index.html``, ``user-guide/installation.html``, ...) in
+    one flat list; the site's URLs say the pages belong to the section. A link
+    hangs from the accepted link to the index page of its deepest enclosing
+    directory below the current page's directory (beyond the paper)."""
+    here = directory(page_url)
+    indexes: dict[str, LinkNode] = {}
+    for link_set in link_sets:
+        for link in link_set:
+            d = directory_index(link.url) if link.url else None
+            if d and d != here and d.startswith(here) and d not in indexes:
+                indexes[d] = link
+    if not indexes:
+        return {}
+    out: dict[int, LinkNode] = {}
+    for link_set in link_sets:
+        for link in link_set:
+            if not link.url:
+                continue
+            own = directory_index(link.url)
+            d = directory(link.url)
+            if own is not None:  # an index hangs from the index of the directory above
+                d = directory(d.rstrip("/") or "/")
+            while d.startswith(here) and d != here:
+                host = indexes.get(d)
+                if host is not None and host.url != link.url:
+                    out[link.number] = host
+                    break
+                d = directory(d.rstrip("/") or "/")
+    return out

@@ -15,10 +15,13 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from w3lib.url import canonicalize_url, url_query_cleaner
 
 __all__ = [
-    "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
+    "DIRECTORY_INDEXES", "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
     "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "contained",
     "in_scope", "trap_reason", "normalize_page",
 ]
+
+#: Index page names a web server serves for their directory's URL (``dir/``).
+DIRECTORY_INDEXES = ("index.html", "index.htm")
 
 #: SEW Section 3.3.1: the number of directory levels given to *other* URLs.
 OTHER_NUM_DIR = 1000
@@ -99,11 +102,22 @@ def resolve(href: str, page_url: str) -> str:
     return canonical(absolute)
 
 
+def _directory_alias(url: str) -> str:
+    """``dir/index.html`` -> ``dir/`` (no query): one page, one URL."""
+    if url.endswith(DIRECTORY_INDEXES) and "?" not in url:
+        head, _, name = url.rpartition("/")
+        if name.lower() in DIRECTORY_INDEXES and "//" in head:
+            return head + "/"
+    return url
+
+
 def canonical(url: str) -> str:
-    """Canonical form: no fragment, no session ids, sorted query, normalized escapes."""
+    """Canonical form: no fragment, no session ids, sorted query, normalized escapes,
+    and a directory's index page named by its directory (``dir/index.html`` is
+    ``dir/``, which a web server answers with the same page)."""
     url = url.split("#", 1)[0]
     if _PLAIN_URL.match(url) and "/." not in url:
-        return url  # nothing to normalize: the common case, kept fast
+        return _directory_alias(url)  # nothing else to normalize: the common case, kept fast
     try:
         url = _SESSION_PATH.sub("", url)
         query = urlsplit(url).query
@@ -112,7 +126,7 @@ def canonical(url: str) -> str:
             drop = [n for n in names if n.lower() in _SESSION_NAMES]
             if drop:
                 url = url_query_cleaner(url, drop, remove=True, unique=False, keep_fragments=False)
-        return canonicalize_url(url, keep_fragments=False)
+        return _directory_alias(canonicalize_url(url, keep_fragments=False))
     except (ValueError, UnicodeError):
         return ""
 
