@@ -5,7 +5,7 @@ import pytest
 
 from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets, prune_link_set, shallow_positions
 from skeleton.sew.dom import parse_html
-from skeleton.sew.heuristics import (DISDIFF_MIN_GAP, jaccard, ph_anchor, ph_dis_diff, ph_link_dup,
+from skeleton.sew.heuristics import (DISDIFF_MIN_GAP, INDEX_REDUNDANCY, jaccard, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
                                      ph_link_set_dup, ph_max_num_word, ph_style)
 from skeleton.sew.links import LinkNode, extract_links
 from skeleton.sew.urls import URLType
@@ -276,3 +276,41 @@ def test_link_set_dup_on_the_homepage_keeps_everything() -> None:
 def test_link_set_dup_ignores_links_without_urls() -> None:
     anchors = [node(i) for i in range(3)]  # no resolved URL
     assert ph_link_set_dup(anchors, [set()], 0.0) == anchors
+
+
+# --- Index (beyond the paper) -------------------------------------------------
+
+def test_index_drops_a_set_of_mostly_deep_links() -> None:
+    links = links_of("""<dl><dt><a href="a.html#x">alpha</a></dt><dt><a href="b.html#y">beta</a></dt>
+        <dt><a href="c.html">gamma</a></dt></dl>""")
+    assert ph_index(links) == []
+
+
+def test_index_drops_a_set_of_mostly_repeated_targets() -> None:
+    # three of five links repeat a.html: 3/5 > INDEX_REDUNDANCY
+    links = links_of("""<p><a href="a.html">alpha</a> <a href="a.html">alpha, see</a>
+        <a href="a.html">alpha again</a> <a href="a.html">alpha, 2</a> <a href="b.html">beta</a></p>""")
+    assert ph_index(links) == []
+
+
+def test_index_keeps_a_table_of_contents() -> None:
+    # one fragment link of four, no repeat: redundancy 1/4 <= INDEX_REDUNDANCY
+    links = links_of("""<ul><li><a href="a.html">A</a></li><li><a href="b.html">B</a></li>
+        <li><a href="c.html#part">C, part</a></li><li><a href="d.html">D</a></li></ul>""")
+    assert INDEX_REDUNDANCY == 0.5
+    assert names(ph_index(links)) == ["A", "B", "C, part", "D"]
+
+
+def test_index_at_exactly_half_keeps_the_set() -> None:
+    links = links_of('<p><a href="a.html#1">A</a><a href="b.html">B</a></p>')
+    assert names(ph_index(links)) == ["A", "B"]
+
+
+def test_index_runs_before_the_other_heuristics() -> None:
+    # DeepLink alone would keep the two plain links of this index as a candidate
+    body = "".join(f'<dt><a href="p{i}.html#t{i}">term {i}</a></dt>' for i in range(6))
+    body += '<dt><a href="q1.html">q1</a></dt><dt><a href="q2.html">q2</a></dt>'
+    links = links_of(f"<dl>{body}</dl>")
+    params = CandidateParams(min_nl=1, max_nl=100, max_num_word=10, disdiff_z=float("inf"),
+                             linkset_dup_jaccard=1.0)
+    assert gen_candidate_link_sets(links, params) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 from skeleton.sew.detect import Detection
 from skeleton.sew.dom import parse_html
 from skeleton.sew.links import LinkNode, extract_links
-from skeleton.sew.nesting import common_chain, is_nested, nest_link_sets
+from skeleton.sew.nesting import common_chain, directory_hosts, directory_index, is_nested, nest_link_sets
 
 PAGE = "http://example.org/book/index.html"
 
@@ -156,3 +156,47 @@ def test_nav_links_hang_nested_entries_from_their_chapter() -> None:
         ("ch1/", "index.html"), ("ch2/", "index.html"), ("ch3/", "index.html"),
         ("ch1/s1.html", "ch1/"), ("ch1/s2.html", "ch1/"),
         ("ch3/s1.html", "ch3/"), ("ch3/s2.html", "ch3/"), ("ch3/s3.html", "ch3/")]
+
+
+# --- directory indexes (beyond the paper) -----------------------------------
+
+MENU = """<html><body><ul class="menu">
+  <li><a href="getting-started.html">Getting Started</a></li>
+  <li><a href="user-guide/">User Guide</a></li>
+  <li><a href="user-guide/install.html">Installation</a></li>
+  <li><a href="user-guide/deep/config.html">Configuration</a></li>
+  <li><a href="dev/index.html">Developer Guide</a></li>
+  <li><a href="dev/api.html">API</a></li>
+  <li><a href="other/page.html">Other</a></li>
+</ul></body></html>"""
+
+
+def test_directory_index() -> None:
+    assert directory_index("http://h/a/") == "/a/"
+    assert directory_index("http://h/a/index.html") == "/a/"
+    assert directory_index("http://h/a/index.htm") == "/a/"
+    assert directory_index("http://h/a/page.html") is None
+
+
+def test_flat_menu_pages_hang_from_their_section_index() -> None:
+    page = "http://example.org/index.html"
+    links = extract_links(parse_html(MENU.encode()), page)
+    nav = Detection(nav_sets=[links]).nav_links(page)
+    base = "http://example.org/"
+    assert [(n.url[len(base):], n.parent[len(base):]) for n in nav] == [
+        ("getting-started.html", "index.html"), ("user-guide/", "index.html"),
+        ("user-guide/install.html", "user-guide/"), ("user-guide/deep/config.html", "user-guide/"),
+        ("dev/", "index.html"), ("dev/api.html", "dev/"), ("other/page.html", "index.html")]
+
+
+def test_directory_hosts_ignore_the_current_directory_and_above() -> None:
+    # the same menu seen from a page of the user guide: /user-guide/ is the page's
+    # own directory and /dev/ is not below it, so nothing is re-hung
+    page = "http://example.org/user-guide/install.html"
+    links = extract_links(parse_html(MENU.replace('href="', 'href="../').encode()), page)
+    assert directory_hosts([links], page) == {}
+    # seen from the home page, every section index hosts its pages
+    home = "http://example.org/"
+    links = extract_links(parse_html(MENU.encode()), home)
+    assert {links[i].sec_name: h.sec_name for i, h in directory_hosts([links], home).items()} == {
+        "Installation": "User Guide", "Configuration": "User Guide", "API": "Developer Guide"}

@@ -5,7 +5,8 @@ import pytest
 
 from skeleton.sew.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
                                contained, directory, in_scope, normalize_page, num_dirs, resolve, trap_reason,
-                               url_type)
+                               shared_dirs, url_type)
+from skeleton.sew.edges import edge_rank
 
 PAGE = "http://example.org/news/world/index.html"
 
@@ -149,3 +150,28 @@ def test_normalize_page() -> None:
     assert normalize_page("http://example.org/dir/page.html#s") == "http://example.org/dir/page.html"
     assert normalize_page("http://example.org/dir/?q=1") == "http://example.org/dir/index.html?q=1"
     assert normalize_page("http://example.org/dir") != normalize_page("http://example.org/dir/")
+
+
+def test_directory_index_pages_are_named_by_their_directory() -> None:
+    assert canonical("http://h/a/index.html") == "http://h/a/"
+    assert canonical("http://h/index.htm#top") == "http://h/"
+    assert canonical("http://h/a/./b/../index.html") == "http://h/a/"
+    # not an index: other names, a query, or another case (servers may be case-sensitive)
+    assert canonical("http://h/a/myindex.html") == "http://h/a/myindex.html"
+    assert canonical("http://h/a/index.html?p=2") == "http://h/a/index.html?p=2"
+    assert canonical("http://h/a/INDEX.HTML") == "http://h/a/INDEX.HTML"
+
+
+def test_shared_dirs_counts_leading_directories() -> None:
+    assert shared_dirs("http://h/en/mod/x.html", "http://h/en/mod/") == 2
+    assert shared_dirs("http://h/en/mod/x.html", "http://h/en/caching.html") == 1
+    assert shared_dirs("http://h/x.html", "http://h/y.html") == 0
+    assert shared_dirs("http://h/en/x.html", "http://other/en/y.html") == 0
+
+
+def test_edge_rank_prefers_depth_then_shared_directories_then_url() -> None:
+    child = "http://h/en/mod/mod_cache.html"
+    ranks = sorted([edge_rank("http://h/en/caching.html", child, 2), edge_rank("http://h/en/mod/", child, 2),
+                    edge_rank("http://h/en/sitemap.html", child, 1), edge_rank("http://h/en/a.html", child, 2)])
+    assert [r[2] for r in ranks] == ["http://h/en/sitemap.html", "http://h/en/mod/",
+                                     "http://h/en/a.html", "http://h/en/caching.html"]
