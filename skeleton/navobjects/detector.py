@@ -7,8 +7,9 @@ call the same function:
 * ``sew``: SEW's GENCANLINKSETS + SELECTNAVLINKSET (``skeleton.sew.detect``).
 * ``blocks``: the paper's navigation objects: the hyperlinks of the CHD-HD
   blocks the SVM classifies as navigation menu or navigation list.
-* ``hybrid``: SEW's candidate sets, each kept only when most of its hyperlinks
-  lie in blocks the SVM classifies as navigation (``hybrid_filter``). The other
+* ``hybrid``: SEW's accepted link sets, each kept only when most of its
+  hyperlinks lie in blocks the SVM classifies as navigation (``hybrid_filter``);
+  when the SVM would veto all of a page's sets, SEW's choice stands. The other
   combination, CHD-HD blocks as SEW's candidate sets (``hybrid_candidates``), is
   kept for the benchmark, which measures both (``benchmarks/navobjects.py``).
 
@@ -36,10 +37,12 @@ from .domtree import IndexedTree
 from .features import page_block_features
 from .svm import BlockSVM, ModelFormatError, load_svm
 
-__all__ = ["DETECTORS", "DEFAULT_BLOCK_MODEL", "HYBRID_NAV_SHARE", "BlockDetection", "PageBlocks",
+__all__ = ["CRAWL_DETECTORS", "DETECTORS", "DEFAULT_BLOCK_MODEL", "HYBRID_NAV_SHARE", "BlockDetection", "PageBlocks",
            "PageDetector", "classify_blocks", "load_block_model", "make_detector"]
 
 DETECTORS = ("sew", "blocks", "hybrid", "hybrid_candidates")
+#: the detectors the spider offers (``-a detector=...``)
+CRAWL_DETECTORS = ("sew", "blocks", "hybrid")
 DEFAULT_BLOCK_MODEL = "blocks.json"
 #: share of a SEW candidate's hyperlinks that must lie in navigation blocks (hybrid)
 HYBRID_NAV_SHARE = 0.5
@@ -118,6 +121,8 @@ def _hybrid_filter(page: PageBlocks, links: list[LinkNode], page_url: str, home_
     for link_set in sew.nav_sets:
         share = sum(link.number in in_nav for link in link_set) / len(link_set)
         (keep if share >= HYBRID_NAV_SHARE else drop).append(link_set)
+    if not keep:  # the SVM vetoes some of SEW's sets, never all: a page SEW reads as navigation stays one
+        keep, drop = list(sew.nav_sets), list(sew.rejected_sets)
     return BlockDetection(nav_sets=keep, rejected_sets=drop, confidence=sew.confidence if keep else 0.0,
                           candidates=sew.candidates, links=sew.links)
 
