@@ -10,7 +10,9 @@ the RBF decision function with numpy, exactly as libsvm does for ``SVC``:
     f_ij(x) = sum_{v in SV_i} a_v K(x, v) + sum_{v in SV_j} a_v K(x, v) + b_ij
 
 for every pair of classes i < j (one-vs-one), a vote for i when f_ij > 0,
-else for j; the class with most votes wins (the first on ties).
+else for j; the class with most votes wins (the first on ties). With two
+classes scikit-learn stores the coefficients negated, so f > 0 votes for the
+second class.
 """
 from __future__ import annotations
 
@@ -77,6 +79,10 @@ class BlockSVM:
     def votes(self, x: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         dec = self.ovo_decision(x)
         votes = np.zeros((len(dec), len(self.classes)))
+        if len(self.classes) == 2:  # scikit-learn stores a binary SVM negated: positive is classes[1]
+            votes[dec[:, 0] > 0, 1] = 1
+            votes[dec[:, 0] <= 0, 0] = 1
+            return votes
         p = 0
         for i in range(len(self.classes)):
             for j in range(i + 1, len(self.classes)):
@@ -87,8 +93,11 @@ class BlockSVM:
 
     def decision_function(self, x: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """scikit-learn's default (``'ovr'``) decision function: votes plus the
-        summed one-vs-one confidences squashed into (-1/3, 1/3)."""
+        summed one-vs-one confidences squashed into (-1/3, 1/3); with two classes,
+        the one decision value (positive: the second class)."""
         dec = self.ovo_decision(x)
+        if len(self.classes) == 2:
+            return dec[:, 0]
         conf = np.zeros((len(dec), len(self.classes)))
         p = 0
         for i in range(len(self.classes)):
@@ -96,8 +105,7 @@ class BlockSVM:
                 conf[:, i] += dec[:, p]
                 conf[:, j] -= dec[:, p]
                 p += 1
-        out = self.votes(x) + conf / (3 * (np.abs(conf) + 1))
-        return out[:, 1] - out[:, 0] if len(self.classes) == 2 else out
+        return self.votes(x) + conf / (3 * (np.abs(conf) + 1))
 
     def predict(self, x: np.ndarray | Sequence[Sequence[float]]) -> list[str]:
         votes = self.votes(x)
