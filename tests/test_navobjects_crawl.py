@@ -38,3 +38,14 @@ def test_unknown_detector_is_a_usage_error(tmp_path: Path) -> None:
     done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-a", "detector=magic"], tmp_path)
     assert done.returncode == 2
     assert "detector must be one of sew, blocks, hybrid" in done.stderr
+
+
+def test_scrapy_train_blocks_writes_a_json_model(tmp_path: Path) -> None:
+    from skeleton.navobjects.svm import load_svm
+
+    pages = Path(__file__).resolve().parent / "fixtures" / "navobjects"
+    done = run_scrapy(["train", "--blocks", str(pages), "--blocks-output", "blocks.json"], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(load_svm(tmp_path / "blocks.json").classes) == ["content", "nav_list", "nav_menu", "other"]
+    done = run_scrapy(["train", "--blocks", str(pages)], tmp_path)
+    assert done.returncode == 2

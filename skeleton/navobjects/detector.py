@@ -35,7 +35,7 @@ from ..sew.selection import log_confidence, prob, select
 from .clustering import Block, chd_hd
 from .domtree import IndexedTree
 from .features import page_block_features
-from .svm import BlockSVM, ModelFormatError, load_svm
+from .svm import BlockSVM, load_svm
 
 __all__ = ["CRAWL_DETECTORS", "DETECTORS", "DEFAULT_BLOCK_MODEL", "HYBRID_NAV_SHARE", "BlockDetection", "PageBlocks",
            "PageDetector", "classify_blocks", "load_block_model", "make_detector"]
@@ -180,5 +180,3 @@ def make_detector(name: str, sew_model: SEWModel, block_model: BlockSVM | None,
 
     return detect
 
-
-__all__ += ["ModelFormatError"]
