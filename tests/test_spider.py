@@ -8,7 +8,6 @@ from scrapy.utils.test import get_crawler
 
 from skeleton.items import PageItem
 from skeleton.sew.detect import NavLink
-from skeleton.spiders import skeleton as spider_module
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider
 
