@@ -64,7 +64,7 @@ from sklearn.metrics import precision_recall_fscore_support  # noqa: E402
 
 from benchmarks.corpus import corpus_sites  # noqa: E402
 from skeleton.navobjects import clustering  # noqa: E402
-from skeleton.navobjects.clustering import chd_hd, cluster_hyperlinks, density_threshold  # noqa: E402
+from skeleton.navobjects.clustering import cluster_hyperlinks, density_threshold  # noqa: E402
 from skeleton.navobjects.detector import classify_blocks, make_detector  # noqa: E402
 from skeleton.navobjects.domtree import index_tree  # noqa: E402
 from skeleton.navobjects.labels import (CLASSES, NAVIGATION, LinkLabel, link_labels,  # noqa: E402
