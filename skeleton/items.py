@@ -16,6 +16,8 @@ class PageItem(scrapy.Item):
     ``parent`` is the page itself or, in a nested table of contents, the URL of
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
     ('non_html', 'empty', 'binary', 'unparsable', 'error'), else it is None.
+    ``nav_blocks`` lists the page's CHD-HD hyperlink blocks as ``{"xpath",
+    "class", "links"}`` dicts (class: nav_menu, nav_list, content or other).
     """
 
     url = scrapy.Field()
@@ -27,3 +29,4 @@ class PageItem(scrapy.Item):
     confidence = scrapy.Field()
     candidates = scrapy.Field()
     reason = scrapy.Field()
+    nav_blocks = scrapy.Field()

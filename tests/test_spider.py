@@ -8,7 +8,6 @@ from scrapy.utils.test import get_crawler
 
 from skeleton.items import PageItem
 from skeleton.sew.detect import NavLink
-from skeleton.spiders import skeleton as spider_module
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider
 
@@ -198,8 +197,8 @@ def test_errors_in_analysis_give_a_leaf(monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(spider_module, "detect_navigation", broken)
     spider = make_spider(mode="sew")
+    monkeypatch.setattr(spider, "detector", broken)  # the page detector (-a detector=...)
     items, requests = respond(spider, BASE, b"<html><title>T</title><a href='a'>A</a></html>")
     assert requests == [] and items[0]["reason"] == "error"
     assert stat(spider, "skeleton/errors") == 1

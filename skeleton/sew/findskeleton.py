@@ -11,13 +11,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .edges import EdgeRank, edge_rank, followed_links
-from .detect import detect_in_links, detect_navigation
+from .detect import Detection, detect_in_links, detect_navigation
 from .links import LinkNode
 from .dom import parse_html, page_title
 from .model import SEWModel
 from .urls import in_scope, trap_reason
 
-__all__ = ["PageResult", "find_skeleton", "skeleton_edges"]
+__all__ = ["PageDetector", "PageResult", "find_skeleton", "skeleton_edges"]
+
+#: a page's detection from its tree: (root, page URL, home URL, known, template)
+PageDetector = Callable[..., Detection]
 
 
 @dataclass
@@ -32,11 +35,14 @@ class PageResult:
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
                   max_depth: int | None = None, max_pages: int | None = None,
                   scope: str | None = None,
-                  links_of: Callable[[str], list[LinkNode]] | None = None) -> Iterator[PageResult]:
+                  links_of: Callable[[str], list[LinkNode]] | None = None,
+                  detector: PageDetector | None = None) -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
-    nodes cached by the caller; titles are then left empty)."""
+    nodes cached by the caller; titles are then left empty). ``detector``, when
+    given, replaces SEW's detection: ``detector(root, url, base_url, known,
+    template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``)."""
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}
@@ -51,7 +57,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
         else:
             body = fetch(url)
             root = parse_html(body) if body else None
-            detection = detect_navigation(root, url, model, known, base_url, template)
+            detection = (detector(root, url, base_url, known, template) if detector is not None
+                         else detect_navigation(root, url, model, known, base_url, template))
         followed, _ = followed_links(detection.nav_links(url), url,
                                      lambda u: None if in_scope(u, scope) and not trap_reason(u)
                                      else "skipped")

@@ -4,8 +4,10 @@ Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
 crawl stays on its host, under its directory), ``depth`` (pages at this depth are
 fetched but their links are not followed), ``max_pages`` (stop after analysing
 this many pages), ``crawl`` (crawl id, default derived from ``base``), ``model``
-(a SEW model file, default the shipped model) and ``mode`` (``sew``, or ``bfs``:
-the baseline that follows every in-scope link).
+(a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
+the baseline that follows every in-scope link), ``detector`` (``sew``,
+``blocks`` or ``hybrid``: see ``skeleton.navobjects.detector``) and
+``block_model`` (a block SVM file, default the shipped one).
 """
 from __future__ import annotations
 
@@ -23,10 +25,12 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from skeleton.items import PageItem
+from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
+from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
 from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.redis_server import redis_url
-from skeleton.sew.detect import NavLink, detect_navigation
+from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title, parse_html
 from skeleton.sew.links import extract_links
@@ -74,24 +78,27 @@ class SkeletonSpider(scrapy.Spider):
 
     def __init__(self, base: str | None = None, depth: str | int | None = None,
                  max_pages: str | int | None = None, crawl: str | None = None,
-                 model: str | None = None, mode: str = "sew", **kwargs: Any) -> None:
+                 model: str | None = None, mode: str = "sew", detector: str = "sew",
+                 block_model: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
-                                    model=model, mode=mode)
+                                    model=model, mode=mode, detector=detector,
+                                    block_model=block_model)
         self.base: str = args["base"]
         self.max_depth: int | None = args["depth"]
         self.max_pages: int | None = args["max_pages"]
         self.mode: str = args["mode"]
         self.crawl_id: str = args["crawl"]
         self.model = args["model"]
+        self.detector = args["detector"]
         self.keys = CrawlKeys(self.crawl_id)
         self.pages_seen = 0
 
     @staticmethod
     def check_arguments(base: str | None = None, depth: str | int | None = None,
                         max_pages: str | int | None = None, crawl: str | None = None,
-                        model: str | None = None, mode: str = "sew",
-                        **kwargs: Any) -> dict[str, Any]:
+                        model: str | None = None, mode: str = "sew", detector: str = "sew",
+                        block_model: str | None = None, **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
         url = _base_url(base)
         max_depth = _positive_int("depth", depth, 0)
@@ -103,10 +110,14 @@ class SkeletonSpider(scrapy.Spider):
             raise UsageError(f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-'")
         try:
             sew_model = load_model(model) if mode == "sew" else None
-        except ModelError as exc:
+            blocks = load_block_model(block_model) if mode == "sew" else None
+        except (ModelError, ModelFormatError) as exc:
             raise UsageError(str(exc)) from None
+        if detector not in CRAWL_DETECTORS:
+            raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
+        detect = make_detector(detector, sew_model, blocks) if sew_model is not None else None
         return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
-                "crawl": crawl, "model": sew_model}
+                "crawl": crawl, "model": sew_model, "detector": detect}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -154,7 +165,7 @@ class SkeletonSpider(scrapy.Spider):
         depth = int(response.meta.get(META_DEPTH, 0))
         item = PageItem(url=url, parent=response.meta.get(META_PARENT), depth=depth, title="",
                         is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
-                        reason=None)
+                        reason=None, nav_blocks=[])
         try:
             requests = self._analyse(response, item)
         except Exception:
@@ -205,9 +216,10 @@ class SkeletonSpider(scrapy.Spider):
         child_known: list[list[str]] = []
         child_template: list[list[str]] = []
         if self.mode == "sew":
-            detection = detect_navigation(root, final, self.model, known, self.base, template)
+            detection = self.detector(root, final, self.base, known, template)
             raw = detection.nav_links(final)
-            item.update(confidence=detection.confidence, candidates=detection.candidates)
+            item.update(confidence=detection.confidence, candidates=detection.candidates,
+                        nav_blocks=getattr(detection, "nav_blocks", []))
             child_sets = detection.context_for_children(known)
             child_known, child_template = ([sorted(urls) for urls in sets] for sets in child_sets)
         else:
