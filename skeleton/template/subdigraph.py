@@ -23,7 +23,7 @@ from .hyperlinks import page_identity
 from .links import KeyLink, as_key_links
 from .sortlinks import sort_links
 
-__all__ = ["DEFAULT_SIZE", "MAX_CLIQUE_STEPS", "FetchLinks", "CSResult",
+__all__ = ["DEFAULT_SIZE", "MAX_CLIQUE_STEPS", "FetchLinks", "CSResult", "CSSearch",
            "find_complete_subdigraph", "largest_clique_with"]
 
 #: Section 4, Table 1: n = 3 balances precision and pages loaded.
@@ -82,51 +82,74 @@ def largest_clique_with(vertex: str, adjacent: dict[str, set[str]], order: dict[
     return best[:limit]
 
 
+class CSSearch:
+    """Algorithm 2 one page at a time (for a spider): ``next_url()`` is the next
+    link to load, ``add(url, links)`` records it; ``done`` once the n-CS is found
+    or every link is loaded; ``result`` holds the answer so far."""
+
+    def __init__(self, key_url: str, key_links: Iterable[KeyLink | str] | None,
+                 n: int = DEFAULT_SIZE, max_loads: int | None = None) -> None:
+        if n < 1:
+            raise ValueError(f"the subdigraph size n must be at least 1, got {n}")
+        self.result = CSResult(key=key_url, size=n, loaded=1)
+        self.max_loads = max_loads
+        links = as_key_links(key_links, key_url)
+        self.reachable = {link.identity for link in links}
+        self.sorted = sort_links(links, key_url)
+        self.result.order = [link.url for link in self.sorted]
+        self.result.links[page_identity(key_url)] = set(self.reachable)
+        _remember_forms(self.result, links)
+        self.out_links: dict[str, set[str]] = {}
+        self.mutual: dict[str, set[str]] = {}
+        self.position: dict[str, int] = {}
+        self.urls: dict[str, str] = {}
+        self.best: list[str] = []
+
+    @property
+    def done(self) -> bool:
+        budget = self.max_loads is not None and self.result.loaded >= self.max_loads
+        return (len(self.best) >= self.result.size or budget
+                or len(self.position) >= len(self.sorted))
+
+    def next_url(self) -> str | None:
+        return None if self.done else self.sorted[len(self.position)].url
+
+    def add(self, links: Iterable[KeyLink | str] | None) -> bool:
+        """Record the page of ``next_url()`` and its links; True when done."""
+        if self.done:
+            return True
+        link = self.sorted[len(self.position)]
+        page = as_key_links(links, link.url)
+        self.result.loaded += 1
+        here = link.identity
+        found = {other.identity for other in page}
+        self.result.links[here] = found
+        _remember_forms(self.result, page)
+        existing = found & self.reachable
+        self.position[here], self.urls[here] = len(self.position), link.url
+        self.out_links[here] = existing
+        self.mutual[here] = set()
+        for other in self.position:
+            if other != here and other in existing and here in self.out_links[other]:
+                self.mutual[here].add(other)
+                self.mutual[other].add(here)
+        clique = largest_clique_with(here, self.mutual, self.position, self.result.size)
+        if len(clique) > len(self.best):
+            self.best = sorted(clique, key=self.position.__getitem__)
+            self.result.pages = [self.urls[ident] for ident in self.best]
+        return self.done
+
+
 def find_complete_subdigraph(key_url: str, fetch_links: FetchLinks, n: int = DEFAULT_SIZE,
                              max_loads: int | None = None) -> CSResult:
     """Algorithm 2 from ``key_url``: the n-CS (or the biggest m-CS) among the key
     page's links and the number of pages loaded. ``max_loads`` (key page
     included) stops early with the best found so far. Never raises on bad pages:
     no links gives an empty set."""
-    if n < 1:
-        raise ValueError(f"the subdigraph size n must be at least 1, got {n}")
-    result = CSResult(key=key_url, size=n)
-    key_links = as_key_links(_safe_fetch(fetch_links, key_url), key_url)
-    result.loaded = 1
-    reachable = {link.identity for link in key_links}
-    sorted_links = sort_links(key_links, key_url)
-    result.order = [link.url for link in sorted_links]
-    result.links[page_identity(key_url)] = set(reachable)
-    _remember_forms(result, key_links)
-    out_links: dict[str, set[str]] = {}
-    mutual: dict[str, set[str]] = {}
-    order: dict[str, int] = {}
-    urls: dict[str, str] = {}
-    best: list[str] = []
-    for link in sorted_links:
-        if max_loads is not None and result.loaded >= max_loads:
-            break
-        page = as_key_links(_safe_fetch(fetch_links, link.url), link.url)
-        result.loaded += 1
-        here = link.identity
-        found = {other.identity for other in page}
-        result.links[here] = found
-        _remember_forms(result, page)
-        existing = found & reachable
-        order[here], urls[here] = len(order), link.url
-        out_links[here] = existing
-        mutual[here] = set()
-        for other in order:
-            if other != here and other in existing and here in out_links[other]:
-                mutual[here].add(other)
-                mutual[other].add(here)
-        clique = largest_clique_with(here, mutual, order, n)
-        if len(clique) > len(best):
-            best = sorted(clique, key=order.__getitem__)
-        if len(best) >= n:
-            break
-    result.pages = [urls[ident] for ident in best]
-    return result
+    search = CSSearch(key_url, _safe_fetch(fetch_links, key_url), n, max_loads)
+    while (url := search.next_url()) is not None:
+        search.add(_safe_fetch(fetch_links, url))
+    return search.result
 
 
 def _remember_forms(result: CSResult, links: Sequence[KeyLink]) -> None:
