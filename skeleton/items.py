@@ -16,6 +16,9 @@ class PageItem(scrapy.Item):
     ``parent`` is the page itself or, in a nested table of contents, the URL of
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
     ('non_html', 'empty', 'binary', 'unparsable', 'error'), else it is None.
+    ``sections`` (with ``SKELETON_SCHEMA_ENABLED``, parsed pages only) lists the
+    page's logical sections as ``{"type", "xpath", "terms", "links"}`` dicts
+    (:mod:`skeleton.schema.sections`).
     """
 
     url = scrapy.Field()
@@ -27,3 +30,4 @@ class PageItem(scrapy.Item):
     confidence = scrapy.Field()
     candidates = scrapy.Field()
     reason = scrapy.Field()
+    sections = scrapy.Field()

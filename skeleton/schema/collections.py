@@ -13,10 +13,11 @@ similar. Consecutive similar brothers grow one collection; a dissimilar brother
 
 The page is then cut into collections top-down, iteratively: a run of two or
 more similar brothers is a collection; a single node is one when it has
-fewer than two primary children (its own text stays with it), is a terminal container (``TERMINAL_TAGS``: the head, a form,
+no primary child, or one and text of its own besides (a wrapper without text
+of its own is looked through), is a terminal container (``TERMINAL_TAGS``: the head, a form,
 a paragraph...) or when its primary children repeat one structure (a list, a
-table of similar rows, a ``dl`` of alternating ``dt``/``dd``: one run, or at
-most ``MAX_PATTERN`` kinds of child repeated); otherwise its children are
+table of similar rows, a ``dl`` of alternating ``dt``/``dd``: one run, or a
+periodic sequence of at most ``MAX_PATTERN`` kinds of child); otherwise its children are
 examined in turn. Repeated members larger than ``MAX_MEMBER_SIZE`` primary
 nodes (layout blocks that happen to look alike) are examined one by one.
 """
@@ -103,8 +104,16 @@ def _repeated(kids: Sequence[PrimaryNode]) -> bool:
         return False
     if len(runs(kids)) == 1:
         return True
-    kinds = {_signature(k) for k in kids}
-    return len(kinds) <= MAX_PATTERN and len(kids) >= 2 * len(kinds)
+    kinds = [_signature(k) for k in kids]
+    period = len(set(kinds))
+    return (period <= MAX_PATTERN and len(kids) >= 2 * period
+            and all(kind == kinds[i % period] for i, kind in enumerate(kinds)))
+
+
+def _own_text(node: PrimaryNode, kid: PrimaryNode) -> bool:
+    """Has ``node`` text outside its only primary child?"""
+    whole = len("".join(str(node.element.xpath("string()")).split()))
+    return whole > len("".join(str(kid.element.xpath("string()")).split()))
 
 
 def page_collections(nodes: Sequence[PrimaryNode]) -> list[Collection]:
@@ -122,7 +131,8 @@ def page_collections(nodes: Sequence[PrimaryNode]) -> list[Collection]:
                 continue
             for node in run:
                 kids = node.children
-                if len(kids) < 2 or node.tag in TERMINAL_TAGS or _repeated(kids):
+                if (not kids or node.tag in TERMINAL_TAGS or _repeated(kids)
+                        or (len(kids) == 1 and _own_text(node, kids[0]))):
                     out.append((node.number, Collection(node.element, [node.element])))
                 else:
                     work.append(kids)
