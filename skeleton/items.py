@@ -18,6 +18,9 @@ class PageItem(scrapy.Item):
     ('non_html', 'empty', 'binary', 'unparsable', 'error'), else it is None.
     ``nav_blocks`` lists the page's CHD-HD hyperlink blocks as ``{"xpath",
     "class", "links"}`` dicts (class: nav_menu, nav_list, content or other).
+    ``sections`` (with ``SKELETON_SCHEMA_ENABLED``, parsed pages only) lists the
+    page's logical sections as ``{"type", "xpath", "terms", "links"}`` dicts
+    (:mod:`skeleton.schema.sections`).
     """
 
     url = scrapy.Field()
@@ -30,3 +33,4 @@ class PageItem(scrapy.Item):
     candidates = scrapy.Field()
     reason = scrapy.Field()
     nav_blocks = scrapy.Field()
+    sections = scrapy.Field()

@@ -56,5 +56,8 @@ SKELETON_ENTROPY_LANGUAGE = "en"
 SKELETON_ENTROPY_STOP_WORDS = None
 SKELETON_ENTROPY_MAX_TERMS = 50_000
 SKELETON_KEEP_PAGE_TERMS = True
+# Logical schema (skeleton.schema): page items carry their logical sections,
+# which ``scrapy schema`` turns into the site schema.
+SKELETON_SCHEMA_ENABLED = True
 FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
 FEED_EXPORT_ENCODING = "utf-8"

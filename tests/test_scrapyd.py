@@ -114,7 +114,7 @@ def deployed(work: Path, scrapyd: str) -> Scrapyd:
     assert '"status": "ok"' in done.stdout
     client = Scrapyd(scrapyd)
     assert client.get("listprojects.json")["projects"] == [PROJECT]
-    assert client.get("listspiders.json", project=PROJECT)["spiders"] == ["skeleton"]
+    assert client.get("listspiders.json", project=PROJECT)["spiders"] == ["skeleton", "template"]
     return client
 
 

@@ -30,6 +30,7 @@ from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
 from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.redis_server import redis_url
+from skeleton.schema.hook import item_sections
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title, parse_html
@@ -211,6 +212,9 @@ class SkeletonSpider(scrapy.Spider):
         page = item["url"]
         final = canonical(response.url) or page
         item["title"] = page_title(root)
+        sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
+        if sections is not None:
+            item["sections"] = sections
         known = [set(urls) for urls in response.meta.get(META_KNOWN) or []]
         template = [set(urls) for urls in response.meta.get(META_TEMPLATE) or []]
         child_known: list[list[str]] = []

@@ -1,0 +1,134 @@
+"""Benchmark: template detection by complete subdigraphs on the dev corpus (offline, over files).
+
+For each corpus site and a few key pages (the home page, then the first page of
+each truth depth, then the truth's last leaf): Algorithm 2 with n = 3 over the
+site's files; pages loaded; whether each page found shares the key page's
+template (``skeleton.template.similarity``: Jaccard of the chromes (3 levels) >= 0.5),
+against a baseline, the key page's first 30 same-domain links in document
+order. Then the template menu from the home page as a LinkSetDup signal
+(``skeleton.template.skeleton_step``): skeleton edge F1 with the shipped default
+model, without and with it.
+
+    python benchmarks/template.py [--sites NAME ...] [--no-f1] [--out benchmarks/results/template.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.corpus import corpus_sites  # noqa: E402
+from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.sew.evaluation import score_tree  # noqa: E402
+from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.sew.model import load_model  # noqa: E402
+from skeleton.sew.training import load_labelled_site, load_truth  # noqa: E402
+from skeleton.template.links import page_links  # noqa: E402
+from skeleton.template.menu import links_fetcher, menu_urls  # noqa: E402
+from skeleton.template.similarity import chrome, chrome_similarity, same_template  # noqa: E402
+from skeleton.template.skeleton_step import find_skeleton_with_menu  # noqa: E402
+from skeleton.template.subdigraph import find_complete_subdigraph  # noqa: E402
+
+BASELINE_LINKS = 30
+
+
+def key_pages(root: str, edges: list[tuple[str, str]]) -> list[str]:
+    depth = {root: 0}
+    for parent, child in edges:  # truth edges are listed parents first
+        if parent in depth and child not in depth:
+            depth[child] = depth[parent] + 1
+    keys = [root]
+    for level in range(1, max(depth.values()) + 1):
+        keys += [u for u, d in depth.items() if d == level][:1]
+    parents = {p for p, _ in edges}
+    leaves = [c for _, c in edges if c not in parents]
+    if leaves and leaves[-1] not in keys:
+        keys.append(leaves[-1])
+    return keys
+
+
+def template_rows(site, fetch, keys: list[str]) -> list[dict]:
+    fetch_links = links_fetcher(fetch)
+    chromes: dict[str, frozenset[str]] = {}
+
+    def chrome_of(url: str) -> frozenset[str]:
+        if url not in chromes:
+            body = fetch(url)
+            chromes[url] = chrome(parse_html(body) if body else None)
+        return chromes[url]
+
+    rows = []
+    for key in keys:
+        result = find_complete_subdigraph(key, fetch_links, 3)
+        sims = [chrome_similarity(chrome_of(key), chrome_of(u)) for u in result.pages]
+        body = fetch(key)
+        base = [link.url for link in page_links(parse_html(body) if body else None, key)][:BASELINE_LINKS]
+        base_same = [same_template(chrome_of(key), chrome_of(u)) for u in base]
+        rows.append({"key": key, "found": result.pages, "size": len(result.pages),
+                     "loaded": result.loaded, "key_links": len(result.order),
+                     "same_template": sum(same_template(chrome_of(key), chrome_of(u))
+                                          for u in result.pages),
+                     "mean_similarity": round(statistics.fmean(sims), 4) if sims else None,
+                     "baseline_links": len(base),
+                     "baseline_same_template": sum(base_same)})
+    return rows
+
+
+def edge_f1(site, fetch, model, menu: set[str] | None) -> dict:
+    if menu is None:
+        pages = list(find_skeleton(site.start_url, fetch, model, scope=site.scope))
+    else:
+        pages = list(find_skeleton_with_menu(site.start_url, fetch, model, menu, scope=site.scope))
+    root, truth, meta = load_truth(site.truth)
+    ignore = set(meta.get("not_in_tree_sample", [])) | set(meta.get("not_in_tree", []))
+    ignore = {site.start_url.rsplit("/", 1)[0] + "/" + u if "://" not in u else u for u in ignore}
+    score = score_tree(pages[0].url, skeleton_edges(pages), root, truth, ignore)
+    e = score.edges["all"]
+    return {"f1": round(e.f1, 4), "precision": round(e.precision, 4), "recall": round(e.recall, 4),
+            "fetched": len(pages)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sites", nargs="*")
+    ap.add_argument("--no-f1", action="store_true")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "template.json"))
+    args = ap.parse_args()
+    model = load_model()
+    out: dict[str, dict] = {}
+    for cs in corpus_sites():
+        if args.sites and cs.name not in args.sites:
+            continue
+        site = load_labelled_site(cs.truth, cs.serve_dir, cs.name)
+        root, edges, _ = load_truth(cs.truth)
+        rows = template_rows(cs, site.fetch, key_pages(root, edges))
+        entry: dict = {"keys": rows,
+                       "mean_loaded": round(statistics.fmean(r["loaded"] for r in rows), 2),
+                       "complete": sum(r["size"] == 3 for r in rows),
+                       "found": sum(r["size"] for r in rows),
+                       "same_template": sum(r["same_template"] for r in rows),
+                       "baseline": [sum(r["baseline_same_template"] for r in rows),
+                                    sum(r["baseline_links"] for r in rows)]}
+        menu = set()
+        if not args.no_f1:
+            result = find_complete_subdigraph(cs.start_url, links_fetcher(site.fetch), 3)
+            menu = menu_urls(result)
+            entry["menu"] = sorted(menu)
+            entry["edge_f1_default"] = edge_f1(cs, site.fetch, model, None)
+            entry["edge_f1_with_menu"] = edge_f1(cs, site.fetch, model, menu)
+        out[cs.name] = entry
+        print(f"{cs.name:14} keys {len(rows)} mean loaded {entry['mean_loaded']} complete "
+              f"{entry['complete']}/{len(rows)} same-template {entry['same_template']}/{entry['found']}"
+              f" baseline {entry['baseline'][0]}/{entry['baseline'][1]} menu {len(menu)} "
+              f"F1 {entry.get('edge_f1_default', {}).get('f1')} -> "
+              f"{entry.get('edge_f1_with_menu', {}).get('f1')}", flush=True)
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""``scrapy schema``: export the logical schema of a crawl recorded in Redis.
+
+The page records of ``:pages`` carry each page's logical sections (computed
+during the crawl, ``SKELETON_SCHEMA_ENABLED``); keywords are weighted with the
+crawl's term entropy (``:entropy``: W = 1 - EN) so that template words make no
+logical link. Output: GraphML (``.graphml``/``.xml`` or ``--format graphml``)
+or JSON (otherwise).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from skeleton.commands.tree import _load_hash, _pick_crawl
+from skeleton.middlewares.entropy import EntropyStore
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.schema.export import to_graphml, to_json
+from skeleton.schema.site import SiteSchema, site_schema
+
+__all__ = ["Command", "load_crawl_schema"]
+
+GRAPHML_SUFFIXES = (".graphml", ".xml")
+
+
+def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema]:
+    """The crawl id and site schema of a crawl in Redis."""
+    server = connect(settings)
+    try:
+        crawl = _pick_crawl(server, crawl)
+        keys = CrawlKeys(crawl)
+        records = _load_hash(server, keys.pages)
+        pages = {url: r["sections"] for url, r in records.items()
+                 if isinstance(r, dict) and isinstance(r.get("sections"), list)}
+        if records and not pages:
+            raise UsageError(f"crawl {crawl!r} has no page sections: it ran with "
+                             "SKELETON_SCHEMA_ENABLED=False; crawl it again with the schema on")
+        terms = {t for sections in pages.values() for s in sections if isinstance(s, dict)
+                 for t in s.get("terms") or [] if isinstance(t, str)}
+        store = EntropyStore(server, keys)
+        weights = store.weights(terms) if terms and store.page_count() else {}
+    finally:
+        server.close()
+    return crawl, site_schema(pages, lambda term: weights.get(term, 1.0))
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    default_settings = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "[--crawl ID] [-o FILE] [--format graphml|json]"
+
+    def short_desc(self) -> str:
+        return "Export the logical schema of a crawl (GraphML or JSON)"
+
+    def long_desc(self) -> str:
+        return ("Export the site's logical schema (logical sections, physical and logical "
+                "links) of a crawl recorded in Redis (the most recent one unless --crawl is "
+                "given) as GraphML (Gephi, yEd) or JSON.")
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
+        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+        parser.add_argument("--format", choices=("graphml", "json"), default=None,
+                            help="output format (default: graphml for a .graphml/.xml FILE, "
+                                 "else json)")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        assert self.settings is not None
+        crawl, schema = load_crawl_schema(self.settings, opts.crawl)
+        fmt = opts.format or ("graphml" if (opts.output or "").lower().endswith(GRAPHML_SUFFIXES)
+                              else "json")
+        data = to_graphml(schema) if fmt == "graphml" else to_json(schema, crawl).encode("utf-8")
+        if opts.output:
+            Path(opts.output).write_bytes(data)
+        else:
+            sys.stdout.buffer.write(data)

@@ -1,0 +1,28 @@
+"""The spider's hook: a page item's logical sections, switched by the setting
+``SKELETON_SCHEMA_ENABLED`` (default True). Settings are read duck-typed
+(``getbool``, ``get``), so this module imports no Scrapy."""
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from skeleton.entropy.terms import DEFAULT_LANGUAGE, stop_words
+
+from .sections import section_records
+
+__all__ = ["SETTING", "item_sections"]
+
+SETTING = "SKELETON_SCHEMA_ENABLED"
+
+
+def item_sections(settings: Any, root: etree._Element | None, page_url: str) -> list[dict] | None:
+    """The page's section records, or None when the schema is switched off."""
+    if settings is not None and not settings.getbool(SETTING, True):
+        return None
+    language = (settings.get("SKELETON_ENTROPY_LANGUAGE") if settings is not None else None)
+    try:
+        stop = stop_words(language or DEFAULT_LANGUAGE)
+    except ValueError:
+        stop = stop_words(DEFAULT_LANGUAGE)
+    return section_records(root, page_url, stop)

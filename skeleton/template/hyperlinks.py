@@ -1,0 +1,83 @@
+"""Hyperlinks as directory paths, hDistance and the link relevance order
+(Alarte et al., "Automatic Detection of Webpages that Share the Same Web
+Template", Section 3.2, Definitions 1, 2 and 4).
+
+A hyperlink is the sequence of directories of a URL, the resource name
+ignored (Definition 1). The first word is the host, so that two links of one
+site always share their head and a link to another host has a different head
+(the fifth case of Definition 2): ``http://h/research/maths/index.html`` is
+``("h", "research", "maths")``.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from skeleton.sew.urls import directory, normalize_page
+
+__all__ = ["Hyperlink", "hyperlink", "h_distance", "link_rank", "link_less", "same_domain",
+           "page_identity"]
+
+Hyperlink = tuple[str, ...]
+
+
+def hyperlink(url: str) -> Hyperlink:
+    """Definition 1: the host then each directory of ``url`` ('' for an unusable URL)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ()
+    if not parts.netloc:
+        return ()
+    dirs = [seg for seg in directory(url).split("/") if seg]
+    return (parts.netloc.lower(), *dirs)
+
+
+def _common_prefix(a: Hyperlink, b: Hyperlink) -> int:
+    count = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+def h_distance(h: Hyperlink, other: Hyperlink) -> int:
+    """Definition 2, hDistance(h, h'): 0 for the same directory, +|h1| when
+    h' = h h1 (a subdirectory), else -|h1| where h = h0 h1 and h0 is the longest
+    common prefix (which is the whole of h when the heads differ)."""
+    shared = _common_prefix(h, other)
+    if shared == len(h):
+        return len(other) - len(h)
+    return -(len(h) - shared)
+
+
+def link_rank(distance: int) -> tuple[int, int]:
+    """A sort key for the link relevance preorder (Definition 4): distance 0
+    first, then positive distances in increasing order, then negative distances
+    from -1 downwards. Equal keys are equal in the preorder."""
+    return (0, distance) if distance >= 0 else (1, -distance)
+
+
+def link_less(hd1: int, hd2: int) -> bool:
+    """Definition 4 as written: n1 <_link n2 iff 0 <= hd1 < hd2, or hd2 < hd1 <= 0,
+    or hd2 < 0 <= hd1 (n1 is more relevant than n2)."""
+    return (0 <= hd1 < hd2) or (hd2 < hd1 <= 0) or (hd2 < 0 <= hd1)
+
+
+def same_domain(url: str, other: str) -> bool:
+    """Both URLs on the same host and port (the paper restricts the search to
+    the key page's domain, Section 4)."""
+    try:
+        a, b = urlsplit(url).netloc.lower(), urlsplit(other).netloc.lower()
+    except ValueError:
+        return False
+    return bool(a) and a == b
+
+
+def page_identity(url: str) -> str:
+    """The identity used to compare links: ``dir/`` and ``dir/index.html`` are
+    the same page (``skeleton.sew.urls.normalize_page``)."""
+    try:
+        return normalize_page(url)
+    except ValueError:
+        return url
