@@ -24,7 +24,7 @@ def test_detector_switch_in_a_real_crawl(serve, tmp_path: Path) -> None:
         cwd.mkdir()
         pages = crawl(base, cwd, "-a", f"detector={name}", "-a", f"crawl=nav-{name}")
         runs[name] = {p["url"]: p for p in pages}
-        home = runs[name][base + "index.html"]
+        home = runs[name][base]
         assert home["nav_blocks"], name
         assert all(b["class"] in ("nav_menu", "nav_list", "content", "other") and b["links"] > 0
                    and b["xpath"].startswith("/html/body") for b in home["nav_blocks"])
