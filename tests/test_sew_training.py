@@ -128,3 +128,14 @@ def test_training_without_navigation_fails(tmp_path: Path) -> None:
     truth.write_text('{"root": "http://127.0.0.1:8000/index.html", "edges": []}')
     with pytest.raises(ValueError):
         train([load_labelled_site(truth, tmp_path)])
+
+
+def test_every_training_site_weighs_the_same() -> None:
+    from skeleton.sew.training import _site_weights, _weighted_stats
+
+    sites = ["big"] * 9 + ["small"]
+    weights = _site_weights(sites)
+    assert weights == [1 / 9] * 9 + [1.0]
+    # nine sets of the big site at 0, one of the small site at 10: the mean is halfway
+    mean, std = _weighted_stats([0.0] * 9 + [10.0], weights)
+    assert mean == pytest.approx(5.0) and std == pytest.approx(5.0)

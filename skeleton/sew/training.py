@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from statistics import fmean, pstdev
+from statistics import fmean
 from urllib.parse import unquote, urlsplit
 
 from .candidates import CandidateParams, gen_candidate_link_sets
@@ -34,11 +34,14 @@ from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "page_samples",
-           "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
+           "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU",
+           "GRID_TAU_BEST_DROP"]
 
 GRID_DISDIFF_Z = (3.0, math.inf)
 GRID_JACCARD = (0.8,)
 GRID_TAU = tuple(i / 40 for i in range(40))
+#: how much lower than tau the threshold of a page's best candidate may be
+GRID_TAU_BEST_DROP = (0.0, 0.1, 0.2, 0.3)
 #: how many of the best page-level settings are compared by simulated crawls
 SIMULATED = 12
 #: share of a candidate's links that must be true children for it to count as a
@@ -144,11 +147,29 @@ def page_edges(sample: PageSample, link_sets: Sequence[Sequence[LinkNode]]) -> l
             for child, _, parent, level in followed]
 
 
-def _fit_features(positives: list[tuple[float, ...]]) -> dict[str, tuple[float, float]]:
+def _weighted_stats(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
+    """Weighted mean and (population) standard deviation."""
+    total = math.fsum(weights)
+    mean = math.fsum(v * w for v, w in zip(values, weights)) / total
+    var = math.fsum(w * (v - mean) ** 2 for v, w in zip(values, weights)) / total
+    return mean, math.sqrt(var)
+
+
+def _site_weights(sites: Sequence[str]) -> list[float]:
+    """Each training site weighs the same, however many link sets it gives: a
+    model is not a model of its largest site."""
+    counts: dict[str, int] = {}
+    for site in sites:
+        counts[site] = counts.get(site, 0) + 1
+    return [1.0 / counts[site] for site in sites]
+
+
+def _fit_features(positives: list[tuple[float, ...]],
+                  weights: Sequence[float]) -> dict[str, tuple[float, float]]:
     stats = {}
     for j, name in enumerate(FEATURES):
-        values = [f[j] for f in positives]
-        stats[name] = (fmean(values), max(pstdev(values), 1e-3 * (1 + abs(fmean(values)))))
+        mean, std = _weighted_stats([f[j] for f in positives], weights)
+        stats[name] = (mean, max(std, 1e-3 * (1 + abs(mean))))
     return stats
 
 
@@ -212,12 +233,14 @@ def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
     what a page-by-page score cannot: a rejected home page hides its whole site,
     a wrong early edge misplaces a subtree."""
     samples: list[PageSample] = []
+    site_of: dict[str, str] = {}
     home: dict[str, str] = {}
     truth_edges: set[tuple[str, str]] = set()
     depth: dict[str, int] = {}
-    for root, site_samples in by_site.values():
+    for name, (root, site_samples) in by_site.items():
         for s in site_samples:
             samples.append(s)
+            site_of[s.url] = name
             home[s.url] = root
             depth[s.url] = s.depth
             truth_edges |= {(s.url, c) for c in s.truth}
@@ -227,23 +250,29 @@ def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
         scored = [_Scored(s, [(link_set_features(c, s.url, home[s.url]), c)
                               for c in gen_candidate_link_sets(s.links, params, s.known)], [])
                   for s in samples]
-        positives = [(f, len(c)) for sc in scored for f, c in sc.cands
+        positives = [(f, len(c), site_of[sc.sample.url]) for sc in scored for f, c in sc.cands
                      if sc.sample.truth and _precision(c, sc.sample) >= POSITIVE_PRECISION]
         if not positives:
             continue
-        model = SEWModel(features=_fit_features([f for f, _ in positives]), mu_c=0.0, sigma_c=1.0,
-                         tau=0.0, min_nl=1, max_nl=2 * max(n for _, n in positives) + 1,
-                         max_num_word=math.ceil(1.25 * max(f[0] for f, _ in positives) + 1),
+        weights = _site_weights([site for _, _, site in positives])
+        model = SEWModel(features=_fit_features([f for f, _, _ in positives], weights),
+                         mu_c=0.0, sigma_c=1.0,
+                         tau=0.0, min_nl=1, max_nl=2 * max(n for _, n, _ in positives) + 1,
+                         max_num_word=math.ceil(1.25 * max(f[0] for f, _, _ in positives) + 1),
                          disdiff_z=z, linkset_dup_jaccard=jac)
-        pos_lc = [log_confidence(f, model) for f, _ in positives]
-        model.mu_c, model.sigma_c = fmean(pos_lc), max(pstdev(pos_lc), 1e-3)
+        mu_c, sigma_c = _weighted_stats([log_confidence(f, model) for f, _, _ in positives], weights)
+        model.mu_c, model.sigma_c = mu_c, max(sigma_c, 1e-3)
         for sc in scored:
             sc.lc = [log_confidence(f, model) for f, _ in sc.cands]
         scorer = _EdgeScorer(scored, truth_edges, depth)
         for accept in rules:
             for tau in GRID_TAU:
-                trial = replace(model, tau=tau, accept=accept)
-                trials.append((scorer.f1(trial), trial))
+                for drop in GRID_TAU_BEST_DROP if accept != "best" else (0.0,):
+                    if drop > tau:
+                        continue
+                    trial = replace(model, tau=tau, accept=accept,
+                                    tau_best=round(tau - drop, 6) if drop else None)
+                    trials.append((scorer.f1(trial), trial))
         log(f"disdiff_z={z} jaccard={jac}: best page-level edge F1 {max(trials, key=lambda t: t[0])[0]:.3f}")
     if not trials:
         raise ValueError("no navigation link set found in the training sites")
