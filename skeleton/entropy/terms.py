@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["DEFAULT_LANGUAGE", "MIN_TERM_LENGTH", "MAX_TERM_LENGTH", "MAX_PAGE_TERMS",
-           "SKIPPED_TAGS", "stop_words", "tokenize", "count_terms", "document_text",
+           "SKIPPED_TAGS", "stop_words", "tokenize", "terms", "count_terms", "document_text",
            "page_terms", "pack_counts", "unpack_counts"]
 
 DEFAULT_LANGUAGE = "en"
@@ -79,7 +79,7 @@ def tokenize(text: Any) -> list[str]:
     lowered = text.lower()
     tokens = [word for word in _WORD.findall(lowered)
               if MIN_TERM_LENGTH <= len(word) <= MAX_TERM_LENGTH and not word.isnumeric()]
-    if _CJK_RUN.search(lowered) is not None:
+    if not lowered.isascii() and _CJK_RUN.search(lowered) is not None:
         for run in _CJK_RUN.findall(lowered):
             if len(run) == 1:
                 tokens.append(run)
@@ -88,11 +88,19 @@ def tokenize(text: Any) -> list[str]:
     return tokens
 
 
+def terms(text: Any, stop: frozenset[str] = frozenset()) -> list[str]:
+    """The terms of ``text`` in order: :func:`tokenize` without the ``stop`` words.
+    The one term function of the project (entropy counts and WISDOM use it)."""
+    if not stop:
+        return tokenize(text)
+    return [t for t in tokenize(text) if t not in stop]
+
+
 def count_terms(text: Any, stop: frozenset[str] = frozenset(),
                 max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
     """Term -> frequency in ``text``, stop words removed. With more than
     ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
-    counts = Counter(t for t in tokenize(text) if t not in stop)
+    counts = Counter(terms(text, stop))
     if len(counts) > max(0, max_terms):
         kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:max(0, max_terms)]
         return dict(kept)
