@@ -7,14 +7,14 @@ by the term, so WISDOM must cut text exactly as the entropy middleware counts it
 words (:data:`STOP_WORDS`, the entropy default). Runs of letters and digits,
 lower-cased, numbers and single characters dropped, CJK runs as character bigrams;
 see :mod:`skeleton.entropy.terms`. A crawl with another stop-word language passes
-``functools.partial(terms, stop=...)`` (the middleware does this itself).
+``term_function(stop)`` (the middleware does this itself).
 The only contract of a tokenizer is ``tokenize(text) -> list[str]``.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from skeleton.entropy.terms import DEFAULT_LANGUAGE, MIN_TERM_LENGTH, stop_words, terms
+from skeleton.entropy.terms import DEFAULT_LANGUAGE, MIN_TERM_LENGTH, stop_words, term_function
 
 __all__ = ["MIN_TERM_LENGTH", "STOP_WORDS", "Tokenizer", "tokenize"]
 
@@ -24,7 +24,6 @@ STOP_WORDS = stop_words(DEFAULT_LANGUAGE)
 Tokenizer = Callable[[str], list[str]]
 
 
-def tokenize(text: str) -> list[str]:
-    """Terms of ``text`` in order, lower-cased, without stop words and numbers
-    (the entropy middleware's terms with its default stop words)."""
-    return terms(text, STOP_WORDS)
+#: ``tokenize(text) -> list[str]``: terms of ``text`` in order, lower-cased, without
+#: stop words and numbers (the entropy middleware's terms with its default stop words).
+tokenize: Tokenizer = term_function(STOP_WORDS)
