@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["DEFAULT_LANGUAGE", "MIN_TERM_LENGTH", "MAX_TERM_LENGTH", "MAX_PAGE_TERMS",
-           "SKIPPED_TAGS", "stop_words", "tokenize", "terms", "term_function", "count_terms", "document_text",
+           "SKIPPED_TAGS", "stop_words", "tokenize", "terms", "term_function", "terms_of_pieces",
+           "count_terms", "document_text",
            "page_terms", "pack_counts", "unpack_counts"]
 
 DEFAULT_LANGUAGE = "en"
@@ -49,6 +50,9 @@ _WORD = re.compile(rf"[^\W_{_CJK}]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 #: A run of at least MIN_TERM_LENGTH such characters (a run is maximal either way).
 _WORD_2 = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}")
+#: Text pieces tokenized together are joined by this (no word character).
+_PIECE_SEPARATOR = "\x01"
+_WORD_OR_SEPARATOR = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}|{_PIECE_SEPARATOR}")
 _ZLIB_LEVEL = 1
 _SHIPPED_ALIASES = {"english": "en"}
 
@@ -109,6 +113,22 @@ def term_function(stop: frozenset[str] = frozenset()) -> Callable[[Any], list[st
             found.extend(t for t in tokenize_cjk(lowered) if t not in stop)
         return found
     return cut
+
+
+def terms_of_pieces(texts: list[str], stop: frozenset[str] = frozenset()) -> list[list[str]]:
+    """``[terms(text, stop) for text in texts]``, tokenized in one regex pass over all
+    the pieces (the page's text nodes): the same terms per piece, in the same order
+    except that a piece's CJK bigrams may come in another order."""
+    if not texts:
+        return []
+    joined = _PIECE_SEPARATOR.join(texts)
+    if joined.count(_PIECE_SEPARATOR) != len(texts) - 1 or (
+            not joined.isascii() and _CJK_RUN.search(joined) is not None):
+        cut = term_function(stop)
+        return [cut(text) for text in texts]
+    kept = [w for w in _WORD_OR_SEPARATOR.findall(joined.lower())
+            if w not in stop and len(w) <= MAX_TERM_LENGTH and not w.isnumeric()]
+    return [part.split() for part in " ".join(kept).split(_PIECE_SEPARATOR)]
 
 
 def tokenize_cjk(lowered: str) -> list[str]:

@@ -19,14 +19,14 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
 from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
-from w3lib.encoding import http_content_type_encoding
 
 from skeleton.items import PageItem
+from skeleton.middlewares.shared import shared_page
 from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.redis_server import redis_url
 from skeleton.sew.detect import NavLink, detect_navigation
 from skeleton.sew.edges import followed_links
-from skeleton.sew.dom import looks_binary, page_title, parse_html
+from skeleton.sew.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
@@ -177,7 +177,7 @@ class SkeletonSpider(scrapy.Spider):
             return self._leaf(item, "empty")
         if looks_binary(body):
             return self._leaf(item, "binary")
-        root = parse_html(body, http_content_type_encoding(content_type))
+        root = shared_page(response, self.crawler.stats).root  # parsed once per response
         if root is None:
             return self._leaf(item, "unparsable")
         page = item["url"]

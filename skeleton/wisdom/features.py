@@ -48,7 +48,7 @@ from typing import Union
 from lxml import etree
 
 from skeleton.wisdom.page import ANCHOR_TAG, DUMMY_TAGS, PageText, link_targets, scan_page
-from skeleton.wisdom.tokens import Tokenizer, tokenize
+from skeleton.wisdom.tokens import Tokenizer
 
 __all__ = [
     "DUMMY_TAGS", "ANCHOR_TAG", "UNKNOWN_WEIGHT", "ENTROPY_FLOOR", "MISSING_PAGE_POLICIES",
@@ -139,9 +139,10 @@ def text_length(text: str | None) -> int:
 
 
 def extract_features(root: etree._Element, url: str, weight: WeightLookup | None,
-                     page_terms: PageTerms | None = None, tokenizer: Tokenizer = tokenize,
+                     page_terms: PageTerms | None = None, tokenizer: Tokenizer | None = None,
                      missing_page: str = "anchor") -> NodeFeatures:
-    """Own F = (ALEN, CLEN, API) and term weights of every non-dummy element."""
+    """Own F = (ALEN, CLEN, API) and term weights of every non-dummy element
+    (``tokenizer``: ``None`` for the default terms, :mod:`skeleton.wisdom.tokens`)."""
     if missing_page not in MISSING_PAGE_POLICIES:
         raise ValueError(f"missing_page must be one of {MISSING_PAGE_POLICIES}")
     return features_of(scan_page(root, tokenizer), url, weight, page_terms, missing_page)
@@ -153,16 +154,14 @@ def features_of(page: PageText, url: str, weight: WeightLookup | None,
     if missing_page not in MISSING_PAGE_POLICIES:
         raise ValueError(f"missing_page must be one of {MISSING_PAGE_POLICIES}")
     n = len(page)
-    tokens = page.tokens
-    weights = page_weights(weight, set(tokens))
+    weights = page_weights(weight, page.terms())
     wget = weights.__getitem__
     wsum = [0.0] * n
     tcount = [0] * n
-    start = 0
-    for node, end in zip(page.piece_node, page.piece_end):
-        wsum[node] += sum(map(wget, tokens[start:end]))
-        tcount[node] += end - start
-        start = end
+    for node, terms in zip(page.piece_node, page.piece_terms):
+        if terms:
+            wsum[node] += sum(map(wget, terms))
+            tcount[node] += len(terms)
     api = [0.0] * n
     if page.anchors:
         targets = link_targets(page, url)

@@ -6,10 +6,10 @@ in flat lists indexed in document order, what both consumers need:
 * WISDOM's nodes (:mod:`skeleton.wisdom.features`): the non-dummy elements, their
   parents and children, own anchor-text and context lengths (ALEN, CLEN), which
   ones are ``<a href>``;
-* the terms of every text piece, in one flat list ``tokens``: piece ``k`` owns
-  ``tokens[piece_end[k-1]:piece_end[k]]`` and belongs to node ``piece_node[k]``
-  (only pieces with terms are listed), so per-node term counts and weight sums
-  are slices, computed once the weights are known;
+* the terms of every text piece (``piece_terms[k]``, owned by node
+  ``piece_node[k]``; whitespace-only pieces are not listed), cut in one regex pass
+  over all pieces, so per-node term counts and weight sums are computed once the
+  weights are known;
 * each anchor's href and the distinct terms of its whole text (for API);
 * ``other_tokens``: the terms of page text outside WISDOM's nodes (``<title>``,
   ``<noscript>`` ...), which the entropy counts as page text too.
@@ -25,18 +25,22 @@ owned by an ``<a href>`` element or anything inside one is anchor text.
 """
 from __future__ import annotations
 
+import gc
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import chain
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
 
-from skeleton.entropy.terms import MAX_PAGE_TERMS, SKIPPED_TAGS
+from skeleton.entropy.terms import MAX_PAGE_TERMS, SKIPPED_TAGS, terms_of_pieces
 from skeleton.sew.urls import resolve
-from skeleton.wisdom.tokens import Tokenizer, tokenize
+from skeleton.wisdom.tokens import STOP_WORDS, Tokenizer
 
-__all__ = ["DUMMY_TAGS", "ANCHOR_TAG", "PageText", "scan_page", "link_targets"]
+__all__ = ["DUMMY_TAGS", "ANCHOR_TAG", "PageText", "scan_page", "link_targets", "paused_gc"]
 
 #: Tags whose subtree carries no extractable information (Section 3.1.3).
 DUMMY_TAGS = frozenset({
@@ -51,6 +55,8 @@ _NODE, _ANCHOR, _DUMMY, _SKIPPED, _NOT_ELEMENT = range(5)
 # States of an element: >= 0 its node index (-1: the root's parent); inside a dummy
 # element (page text, no node) or inside a skipped one (no page text).
 _IN_DUMMY, _IN_SKIPPED = -2, -3
+#: Raw tag -> kind, filled as tags are met (a page has a few dozen distinct tags).
+_KINDS: dict[Any, int] = {}
 
 
 @dataclass(slots=True)
@@ -63,9 +69,8 @@ class PageText:
     alen: list[int] = field(default_factory=list)
     clen: list[int] = field(default_factory=list)
     anchor: list[bool] = field(default_factory=list)
-    tokens: list[str] = field(default_factory=list)
     piece_node: list[int] = field(default_factory=list)
-    piece_end: list[int] = field(default_factory=list)
+    piece_terms: list[list[str]] = field(default_factory=list)
     anchors: list[int] = field(default_factory=list)
     hrefs: list[str] = field(default_factory=list)
     anchor_terms: list[set[str]] = field(default_factory=list)
@@ -75,10 +80,14 @@ class PageText:
     def __len__(self) -> int:
         return len(self.elements)
 
+    def terms(self) -> set[str]:
+        """The distinct terms of WISDOM's nodes."""
+        return set(chain.from_iterable(self.piece_terms))
+
     def counts(self, max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
         """Term -> frequency over the page text (the entropy middleware's counts);
         with more than ``max_terms`` distinct terms, the most frequent (ties by term)."""
-        counts = Counter(self.tokens)
+        counts = Counter(chain.from_iterable(self.piece_terms))
         counts.update(self.other_tokens)
         if len(counts) > max(0, max_terms):
             kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -97,49 +106,58 @@ def _kind(tag: Any) -> int:
     return _ANCHOR if name == ANCHOR_TAG else _NODE
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector for one page's pass. The pass allocates a
+    few containers per element; each allocation burst would otherwise trigger
+    collections that traverse the whole heap of the process (the crawler's), which
+    cost more than the pass itself. Nothing is lost: cycles are collected later."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def scan_page(root: etree._Element | etree._ElementTree | None,
-              tokenizer: Tokenizer = tokenize) -> PageText:
-    """The :class:`PageText` of ``root`` (empty for ``None`` or a non-element)."""
+              tokenizer: Tokenizer | None = None, stop: frozenset[str] = STOP_WORDS) -> PageText:
+    """The :class:`PageText` of ``root``: :func:`_scan` with the collector paused."""
+    with paused_gc():
+        return _scan(root, tokenizer, stop)
+
+
+def _scan(root: etree._Element | etree._ElementTree | None, tokenizer: Tokenizer | None,
+          stop: frozenset[str]) -> PageText:
+    """The :class:`PageText` of ``root`` (empty for ``None`` or a non-element).
+
+    Terms are :func:`skeleton.entropy.terms.terms` with the ``stop`` words, cut from
+    all the text pieces in one pass (:func:`~skeleton.entropy.terms.terms_of_pieces`);
+    a ``tokenizer`` given instead is called once per text piece.
+    """
     page = PageText()
     if isinstance(root, etree._ElementTree):
         root = root.getroot()
     if root is None or not hasattr(root, "iter"):
         return page
     elements, parent, children = page.elements, page.parent, page.children
-    alen, clen, is_anchor = page.alen, page.clen, page.anchor
-    tokens, piece_node, piece_end = page.tokens, page.piece_node, page.piece_end
-    anchor_terms, other = page.anchor_terms, page.other_tokens
+    is_anchor, anchors, hrefs = page.anchor, page.anchors, page.hrefs
     owner: list[int] = []  # the enclosing <a href> of each node, as an anchor number, or -1
-    kinds: dict[Any, int] = {}
+    kinds = _KINDS
     state: dict[etree._Element, int] = {}
-    cut: Callable[[str], list[str]] = tokenizer
-    extend_tokens, extend_other = tokens.extend, other.extend
-    add_piece, add_end = piece_node.append, piece_end.append
-
-    def add(i: int, text: str) -> None:
-        if text.isspace():
-            return
-        length = len(" ".join(text.split()))
-        found = cut(text)
-        a = owner[i]
-        if a >= 0:
-            alen[i] += length
-            if found:
-                anchor_terms[a].update(found)
-        else:
-            clen[i] += length
-        if found:
-            extend_tokens(found)
-            add_piece(i)
-            add_end(len(tokens))
-
+    texts: list[str] = []  # the nodes' text pieces, and their nodes
+    other: list[str] = []  # page text outside the nodes
+    add_text, add_node, add_other = texts.append, page.piece_node.append, other.append
     add_element, add_parent, add_children = elements.append, parent.append, children.append
-    add_alen, add_clen, add_owner, add_anchor = alen.append, clen.append, owner.append, is_anchor.append
+    add_owner, add_anchor = owner.append, is_anchor.append
     for el in root.iter():
         tag = el.tag
         kind = kinds.get(tag)
         if kind is None:
-            kind = kinds[tag] = _kind(tag)
+            kind = _kind(tag)
+            if len(kinds) < 10_000:
+                kinds[tag] = kind
         if el is root:
             p = -1
             if kind == _NOT_ELEMENT:
@@ -147,11 +165,12 @@ def scan_page(root: etree._Element | etree._ElementTree | None,
         else:
             p = state[el.getparent()]
             tail = el.tail
-            if tail:
+            if tail and not tail.isspace():
                 if p >= 0:
-                    add(p, tail)
+                    add_text(tail)
+                    add_node(p)
                 elif p == _IN_DUMMY:
-                    extend_other(cut(tail))
+                    add_other(tail)
             if kind == _NOT_ELEMENT:
                 continue
             if p == _IN_SKIPPED:
@@ -160,34 +179,57 @@ def scan_page(root: etree._Element | etree._ElementTree | None,
         if kind == _SKIPPED:
             state[el] = _IN_SKIPPED
             continue
+        text = el.text
         if kind == _DUMMY or p == _IN_DUMMY:
             state[el] = _IN_DUMMY
-            if el.text:
-                extend_other(cut(el.text))
+            if text and not text.isspace():
+                add_other(text)
             continue
         i = len(elements)
         state[el] = i
         add_element(el)
         add_parent(p)
         add_children([])
-        add_alen(0)
-        add_clen(0)
         if p >= 0:
             children[p].append(i)
         href = el.get("href") if kind == _ANCHOR else None
         if href is not None and href.strip():
             add_anchor(True)
-            add_owner(len(page.anchors))
-            page.anchors.append(i)
-            page.hrefs.append(href)
-            anchor_terms.append(set())
+            add_owner(len(anchors))
+            anchors.append(i)
+            hrefs.append(href)
         else:
             add_anchor(False)
             add_owner(owner[p] if p >= 0 else -1)
-        text = el.text
-        if text:
-            add(i, text)
+        if text and not text.isspace():
+            add_text(text)
+            add_node(i)
+    _measure(page, texts, owner, tokenizer, stop)
+    page.other_tokens = ([t for text in other for t in tokenizer(text)] if tokenizer is not None
+                         else [t for found in terms_of_pieces(other, stop) for t in found])
     return page
+
+
+def _measure(page: PageText, texts: list[str], owner: list[int], tokenizer: Tokenizer | None,
+             stop: frozenset[str]) -> None:
+    """ALEN, CLEN, the terms of each piece and each anchor's terms."""
+    n = len(page.elements)
+    alen, clen = [0] * n, [0] * n
+    page.alen, page.clen = alen, clen
+    anchor_terms: list[set[str]] = [set() for _ in page.anchors]
+    page.anchor_terms = anchor_terms
+    found = ([tokenizer(text) for text in texts] if tokenizer is not None
+             else terms_of_pieces(texts, stop))
+    page.piece_terms = found
+    lengths = [len(" ".join(text.split())) for text in texts]
+    for i, length, terms in zip(page.piece_node, lengths, found):
+        a = owner[i]
+        if a >= 0:
+            alen[i] += length
+            if terms:
+                anchor_terms[a].update(terms)
+        else:
+            clen[i] += length
 
 
 def link_targets(page: PageText, url: str) -> list[str]:

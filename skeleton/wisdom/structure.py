@@ -31,7 +31,7 @@ from skeleton.wisdom.features import PageTerms, WeightLookup, features_of
 from skeleton.wisdom.merging import condense, expand
 from skeleton.wisdom.mib import k_mib
 from skeleton.wisdom.page import PageText, scan_page
-from skeleton.wisdom.tokens import Tokenizer, tokenize
+from skeleton.wisdom.tokens import Tokenizer
 
 __all__ = ["Block", "InformativeStructure", "informative_blocks", "blocks_of_kind"]
 
@@ -103,7 +103,7 @@ def blocks_of_kind(tree: CoverageTree, kind: str, params: WisdomParams) -> list[
 def informative_blocks(root: etree._Element | etree._ElementTree | None, url: str,
                        weight: WeightLookup | None, page_terms: PageTerms | None = None,
                        params: WisdomParams = WisdomParams(),
-                       tokenizer: Tokenizer = tokenize,
+                       tokenizer: Tokenizer | None = None,
                        text: PageText | None = None) -> InformativeStructure:
     """The informative structure (TOC and article blocks) of the page ``root``.
 
@@ -111,6 +111,7 @@ def informative_blocks(root: etree._Element | etree._ElementTree | None, url: st
     get :data:`~skeleton.wisdom.features.UNKNOWN_WEIGHT`). ``page_terms(url)``
     gives the terms of a linked page for API, or ``None`` if unknown (see
     ``params.missing_page``). ``url`` is the page's own URL, used to resolve links.
+    ``tokenizer``: ``None`` for the default terms (:mod:`skeleton.wisdom.tokens`).
     ``text``: the page's :func:`~skeleton.wisdom.page.scan_page` pass if already
     made (then ``tokenizer`` is not used).
     """
