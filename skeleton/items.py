@@ -16,6 +16,9 @@ class PageItem(scrapy.Item):
     ``parent`` is the page itself or, in a nested table of contents, the URL of
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
     ('non_html', 'empty', 'binary', 'unparsable', 'error'), else it is None.
+    ``blocks`` (set by ``skeleton.middlewares.informative``, absent when
+    ``SKELETON_WISDOM_ENABLED`` is off) lists the page's WISDOM blocks as
+    ``{"kind": "toc"|"article", "xpath", "anchors"|"text_length", "score"}``.
     """
 
     url = scrapy.Field()
@@ -27,3 +30,4 @@ class PageItem(scrapy.Item):
     confidence = scrapy.Field()
     candidates = scrapy.Field()
     reason = scrapy.Field()
+    blocks = scrapy.Field()

@@ -7,7 +7,10 @@ scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 started, finished, finish_reason). Term entropy (WISDOM Section 3.1) keeps
 ``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
 ``:entropy_pages`` (set of the page URLs counted) and ``:page_terms`` (hash: page
-URL -> zlib-compressed JSON term counts). ``skeleton:crawls`` is the set of crawl ids.
+URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
+informative``) reads ``:page_html`` (hash: page URL -> the zlib-compressed body
+with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
+``skeleton:crawls`` is the set of crawl ids.
 """
 from __future__ import annotations
 
@@ -86,6 +89,10 @@ class CrawlKeys:
     def page_terms(self) -> str:
         return self._key("page_terms")
 
+    @property
+    def page_html(self) -> str:
+        return self._key("page_html")
+
     def all(self) -> tuple[str, ...]:
         return (self.requests, self.dupefilter, self.pages, self.edges, self.meta,
-                self.entropy, self.entropy_pages, self.page_terms)
+                self.entropy, self.entropy_pages, self.page_terms, self.page_html)
