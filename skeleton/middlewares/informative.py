@@ -86,6 +86,8 @@ def unpack_page(blob: Any) -> tuple[bytes, str, str | None] | None:
     try:
         decoder = zlib.decompressobj()
         raw = decoder.decompress(bytes(blob), MAX_PARSE_BYTES + 65_536)
+        if not decoder.eof:  # truncated, or larger than a kept page can be
+            return None
         header, _, body = raw.partition(b"\n")
         meta = json.loads(header)
     except (zlib.error, ValueError, UnicodeDecodeError):
