@@ -30,6 +30,9 @@ them on the response's shared page (:mod:`skeleton.middlewares.shared`,
 One parse per page: the tree and the page's text pass (terms per text piece, from
 which the page's counts are summed) are shared with WISDOM and the spider through
 ``response.meta["skeleton_page"]`` (:func:`skeleton.middlewares.shared.shared_page`).
+With ``SKELETON_WISDOM_ENABLED = False`` the middleware counts the page's plain
+text instead (:func:`skeleton.entropy.terms.page_terms`, the same counts, cheaper
+than WISDOM's per-node pass).
 
 Settings: ``SKELETON_ENTROPY_ENABLED`` (default True), ``SKELETON_ENTROPY_LANGUAGE``
 (stop words, default ``en``), ``SKELETON_ENTROPY_STOP_WORDS`` (a list that replaces
@@ -48,8 +51,8 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
-from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, stop_words,
-                                    unpack_counts)
+from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
+                                    stop_words, unpack_counts)
 from skeleton.middlewares.shared import page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
@@ -214,6 +217,8 @@ class EntropyMiddleware:
         self.store = store
         self.stop = stop
         self.max_terms = max_terms
+        # WISDOM needs the page's full text pass; alone, the plain text is cheaper
+        self.shared_pass = crawler.settings.getbool("SKELETON_WISDOM_ENABLED", True)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -262,7 +267,10 @@ class EntropyMiddleware:
         if page.root is None:
             self._inc("unparsable")
             return
-        counts = page_text(page, self.stop).counts(self.max_terms)
+        if self.shared_pass:
+            counts = page_text(page, self.stop).counts(self.max_terms)
+        else:
+            counts = page_terms(page.root, self.stop, self.max_terms)
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         url = canonical(first_url) or response.url
         try:

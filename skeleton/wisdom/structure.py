@@ -30,7 +30,7 @@ from skeleton.wisdom.coverage import CoverageTree, build_coverage_tree
 from skeleton.wisdom.features import PageTerms, WeightLookup, features_of
 from skeleton.wisdom.merging import condense, expand
 from skeleton.wisdom.mib import k_mib
-from skeleton.wisdom.page import PageText, scan_page
+from skeleton.wisdom.page import PageText, paused_gc, scan_page
 from skeleton.wisdom.tokens import Tokenizer
 
 __all__ = ["Block", "InformativeStructure", "informative_blocks", "blocks_of_kind"]
@@ -120,10 +120,11 @@ def informative_blocks(root: etree._Element | etree._ElementTree | None, url: st
         root = root.getroot()
     if root is None:
         return structure
-    if text is None:
-        text = scan_page(root, tokenizer)
-    nodes = features_of(text, url, weight, page_terms, params.missing_page)
-    tree = build_coverage_tree(nodes)
-    structure.toc = blocks_of_kind(tree, TOC, params)
-    structure.article = blocks_of_kind(tree, ARTICLE, params)
+    with paused_gc():
+        if text is None:
+            text = scan_page(root, tokenizer)
+        nodes = features_of(text, url, weight, page_terms, params.missing_page)
+        tree = build_coverage_tree(nodes)
+        structure.toc = blocks_of_kind(tree, TOC, params)
+        structure.article = blocks_of_kind(tree, ARTICLE, params)
     return structure
