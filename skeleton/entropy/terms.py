@@ -132,14 +132,15 @@ def terms_of_pieces(texts: list[str], stop: frozenset[str] = frozenset()) -> lis
 
 
 def tokenize_cjk(lowered: str) -> list[str]:
-    """The CJK terms of lower-cased text: one per single character, else bigrams."""
+    """The CJK terms of lower-cased text: one per single character, else bigrams;
+    numbers (CJK numerals such as 一二) are dropped like digits."""
     tokens: list[str] = []
     for run in _CJK_RUN.findall(lowered):
         if len(run) == 1:
             tokens.append(run)
         else:
             tokens.extend(run[i:i + 2] for i in range(len(run) - 1))
-    return tokens
+    return [t for t in tokens if not t.isnumeric()]
 
 
 def count_terms(text: Any, stop: frozenset[str] = frozenset(),

@@ -9,7 +9,7 @@ one Lua script per page, hence atomic:
   the spider records it) goes into ``:entropy_pages``; a URL already there changes
   nothing (a retry, a second worker, a resumed crawl);
 * cost proportional to the page's distinct terms: each term's sufficient
-  statistics ``"S df G"`` (:mod:`skeleton.entropy.statistics`) in ``:entropy``
+  statistics (S, df, G) (:mod:`skeleton.entropy.statistics`) in ``:entropy``
   are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms);
   terms absent from the page are not touched, and n (the number of pages) is
   ``SCARD :entropy_pages``, read when entropies are read;
@@ -73,15 +73,21 @@ STATS_PREFIX = "skeleton/entropy"
 SCAN_COUNT = 1000
 #: Terms per HMGET/HSET inside the update script.
 SCRIPT_CHUNK = 1000
+#: The update script returns weights W as integers W * WEIGHT_SCALE (1e-12 precision).
+WEIGHT_SCALE = 10**12
 
-#: KEYS: entropy (hash term -> "S df G"), entropy_pages (set), page_terms (hash).
+#: KEYS: entropy (hash term -> statistics), entropy_pages (set), page_terms (hash).
 #: ARGV: page URL, packed term counts ('' = do not keep), the page's terms and their
 #: counts as two JSON arrays (two arguments: the client encodes 5 arguments, not 2
 #: per term), and the chunk size: terms are read with one HMGET and written with one
 #: HSET per chunk (Lua's unpack() takes a few thousand values at most).
-#: Returns {1 if the page was counted now (0 if it had been counted before), the JSON
-#: array of W = 1 - EN of the page's terms with the pages counted so far, this one
-#: included} so that the caller needs no second round trip for the weights.
+#: Returns {1 if the page was counted now (0 if it had been counted before), then
+#: W = 1 - EN of each of the page's terms with the pages counted so far, this one
+#: included, as integers in units of 1 / WEIGHT_SCALE} so that the caller needs no
+#: second round trip for the weights (integers: Lua formats numbers slowly, and
+#: Redis would truncate a Lua float). Statistics are written in the binary form of
+#: skeleton.entropy.statistics.encode (NUL + three little-endian doubles: no number
+#: formatting or parsing in Lua); the text form "S df G" is still read.
 #: G' = G + S log1p(t/S) + t log1p(S/t); EN = G / (S ln n) (skeleton.entropy.statistics).
 UPDATE_SCRIPT = """
 local counted = redis.call('SADD', KEYS[2], ARGV[1])
@@ -94,7 +100,7 @@ local function log1p(x)
   return math.log(u) * x / (u - 1)
 end
 local terms, tfs = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
-local weights = {}
+local weights = {counted}
 local chunk = tonumber(ARGV[5])
 for first = 1, #terms, chunk do
   local last = math.min(first + chunk - 1, #terms)
@@ -104,26 +110,30 @@ for first = 1, #terms, chunk do
     local tf, s, df, g = tfs[i], 0, 0, 0
     local old = olds[i - first + 1]
     if old then
-      local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
-      s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+      if string.byte(old, 1) == 0 and #old == 25 then
+        s, df, g = struct.unpack('<ddd', old, 2)
+      else
+        local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
+        s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+      end
     end
     if counted == 1 then
       if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
       s, df = s + tf, df + 1
       out[#out + 1] = terms[i]
-      out[#out + 1] = string.format('%.17g %.17g %.17g', s, df, g)
+      out[#out + 1] = '\0' .. struct.pack('<ddd', s, df, g)
     end
     local en = 0
     if n > 1 and s > 0 and df > 1 and g > 0 then
       en = g / (s * logn)
       if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
     end
-    weights[i] = 1 - en
+    weights[i + 1] = math.floor((1 - en) * 1e12 + 0.5)
   end
   if #out > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
 end
-if #weights == 0 then return {counted, '[]'} end
-return {counted, cjson.encode(weights)}
+weights[1] = counted
+return weights
 """
 
 
@@ -154,11 +164,9 @@ class EntropyStore:
                 json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
                 SCRIPT_CHUNK]
         keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
-        counted, encoded = self.script(keys=keys, args=args)
-        values = json.loads(encoded)
-        if not isinstance(values, list) or len(values) != len(terms):
-            values = [1.0] * len(terms)
-        return bool(counted), dict(zip(terms, map(float, values)))
+        reply = self.script(keys=keys, args=args)
+        scale = 1.0 / WEIGHT_SCALE
+        return bool(reply[0]), {term: w * scale for term, w in zip(terms, reply[1:])}
 
     def page_count(self) -> int:
         """n: the number of pages counted so far."""
