@@ -26,7 +26,7 @@ from scrapy.exceptions import UsageError
 
 from skeleton.commands.tree import _pick_crawl, _text
 from skeleton.entropy.statistics import weight
-from skeleton.entropy.terms import term_function, unpack_counts
+from skeleton.entropy.terms import unpack_counts
 from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
 from skeleton.middlewares.informative import DEFAULT_WEIGHT, unpack_page
 from skeleton.redis_keys import CrawlKeys
@@ -50,7 +50,6 @@ def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: Wis
     weights = {term: weight(stats, n) for term, stats in store.scan()} if n else None
     linked = {_text(url): frozenset(unpack_counts(blob))
               for url, blob in server.hscan_iter(keys.page_terms, count=1000)}
-    cut = term_function(stop)
     urls = sorted(_text(url) for url in server.hkeys(keys.page_html))
     for start in range(0, len(urls), BATCH):
         batch = urls[start:start + BATCH]
@@ -60,7 +59,7 @@ def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: Wis
                 continue
             body, final, encoding = kept
             root = parse_html(body, encoding)
-            text = scan_page(root, cut)
+            text = scan_page(root, stop=stop)
             lookup = weights if weights is not None else dict.fromkeys(text.terms(), default_weight)
             structure = informative_blocks(root, final, lookup, linked.get, params, text=text)
             yield {"url": url, "blocks": structure.rows()}

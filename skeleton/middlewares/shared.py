@@ -21,7 +21,6 @@ from typing import Any
 from lxml import etree
 from w3lib.encoding import http_content_type_encoding
 
-from skeleton.entropy.terms import term_function
 from skeleton.sew.dom import parse_html
 from skeleton.wisdom.page import PageText, scan_page
 
@@ -69,7 +68,7 @@ def shared_page(response: Any, stats: Any = None) -> SharedPage:
 def page_text(page: SharedPage, stop: frozenset[str]) -> PageText:
     """The page's text pass with the ``stop`` words (made once per stop-word list)."""
     if page.text is None or page.stop != stop:
-        page.text = scan_page(page.root, term_function(stop))
+        page.text = scan_page(page.root, stop=stop)
         page.stop = stop
         page.weights = None
     return page.text

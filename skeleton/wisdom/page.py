@@ -30,7 +30,6 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import chain
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
