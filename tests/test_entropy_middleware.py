@@ -126,7 +126,7 @@ def test_the_update_returns_the_page_weights_read_later(redis_client, crawl_keys
         counted, weights = store.count_page(f"http://h/{i}", counts)
         assert counted and list(weights) == list(counts)
         for term, w in store.weights(counts).items():
-            assert math.isclose(weights[term], w, rel_tol=0, abs_tol=1e-11)
+            assert math.isclose(weights[term], w, rel_tol=1e-12, abs_tol=1e-12)
     counted, weights = store.count_page("http://h/0", {"a": 5, "b": 1})  # a retry: read only
     assert not counted and store.page_count() == 4
     assert round(weights["a"], 6) == 0.207519 and round(weights["b"], 6) == 0.374185

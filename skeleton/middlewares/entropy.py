@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import logging
+import struct
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Self
 
@@ -73,19 +74,17 @@ STATS_PREFIX = "skeleton/entropy"
 SCAN_COUNT = 1000
 #: Terms per HMGET/HSET inside the update script.
 SCRIPT_CHUNK = 1000
-#: The update script returns weights W as integers W * WEIGHT_SCALE (1e-12 precision).
-WEIGHT_SCALE = 10**12
 
 #: KEYS: entropy (hash term -> statistics), entropy_pages (set), page_terms (hash).
 #: ARGV: page URL, packed term counts ('' = do not keep), the page's terms and their
 #: counts as two JSON arrays (two arguments: the client encodes 5 arguments, not 2
 #: per term), and the chunk size: terms are read with one HMGET and written with one
 #: HSET per chunk (Lua's unpack() takes a few thousand values at most).
-#: Returns {1 if the page was counted now (0 if it had been counted before), then
-#: W = 1 - EN of each of the page's terms with the pages counted so far, this one
-#: included, as integers in units of 1 / WEIGHT_SCALE} so that the caller needs no
-#: second round trip for the weights (integers: Lua formats numbers slowly, and
-#: Redis would truncate a Lua float). Statistics are written in the binary form of
+#: Returns {1 if the page was counted now (0 if it had been counted before), W = 1 - EN
+#: of each of the page's terms with the pages counted so far, this one included, as
+#: little-endian doubles in one string} so that the caller needs no second round trip
+#: for the weights (binary: Lua formats numbers slowly, Redis would truncate a Lua
+#: float, and one string is parsed faster than an array reply). Statistics are written in the binary form of
 #: skeleton.entropy.statistics.encode (NUL + three little-endian doubles: no number
 #: formatting or parsing in Lua); the text form "S df G" is still read.
 #: G' = G + S log1p(t/S) + t log1p(S/t); EN = G / (S ln n) (skeleton.entropy.statistics).
@@ -100,12 +99,12 @@ local function log1p(x)
   return math.log(u) * x / (u - 1)
 end
 local terms, tfs = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
-local weights = {counted}
+local packed = {}
 local chunk = tonumber(ARGV[5])
 for first = 1, #terms, chunk do
   local last = math.min(first + chunk - 1, #terms)
   local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
-  local out = {}
+  local out, weights = {}, {}
   for i = first, last do
     local tf, s, df, g = tfs[i], 0, 0, 0
     local old = olds[i - first + 1]
@@ -128,12 +127,12 @@ for first = 1, #terms, chunk do
       en = g / (s * logn)
       if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
     end
-    weights[i + 1] = math.floor((1 - en) * 1e12 + 0.5)
+    weights[#weights + 1] = 1 - en
   end
   if #out > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
+  packed[#packed + 1] = struct.pack('<' .. string.rep('d', #weights), unpack(weights))
 end
-weights[1] = counted
-return weights
+return {counted, table.concat(packed)}
 """
 
 
@@ -164,9 +163,10 @@ class EntropyStore:
                 json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
                 SCRIPT_CHUNK]
         keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
-        reply = self.script(keys=keys, args=args)
-        scale = 1.0 / WEIGHT_SCALE
-        return bool(reply[0]), {term: w * scale for term, w in zip(terms, reply[1:])}
+        counted, packed = self.script(keys=keys, args=args)
+        if not isinstance(packed, bytes) or len(packed) != 8 * len(terms):
+            return bool(counted), self.weights(terms)
+        return bool(counted), dict(zip(terms, struct.unpack(f"<{len(terms)}d", packed)))
 
     def page_count(self) -> int:
         """n: the number of pages counted so far."""
