@@ -77,16 +77,12 @@ SCRIPT_CHUNK = 1000
 
 #: KEYS: entropy (hash term -> statistics), entropy_pages (set), page_terms (hash).
 #: ARGV: page URL, packed term counts ('' = do not keep), the page's terms and their
-#: counts as two JSON arrays (two arguments: the client encodes 5 arguments, not 2
-#: per term), and the chunk size: terms are read with one HMGET and written with one
-#: HSET per chunk (Lua's unpack() takes a few thousand values at most).
-#: Returns {1 if the page was counted now (0 if it had been counted before), W = 1 - EN
-#: of each of the page's terms with the pages counted so far, this one included, as
-#: little-endian doubles in one string} so that the caller needs no second round trip
-#: for the weights (binary: Lua formats numbers slowly, Redis would truncate a Lua
-#: float, and one string is parsed faster than an array reply). Statistics are written in the binary form of
-#: skeleton.entropy.statistics.encode (NUL + three little-endian doubles: no number
-#: formatting or parsing in Lua); the text form "S df G" is still read.
+#: counts as two JSON arrays, and the chunk size (one HMGET and one HSET per chunk:
+#: Lua's unpack() takes a few thousand values at most). Statistics are stored in the
+#: binary form of skeleton.entropy.statistics.encode (no number formatting in Lua);
+#: the text form "S df G" is still read. Returns {1 if counted now (0: counted
+#: before), W = 1 - EN of the page's terms, this page included, as little-endian
+#: doubles in one string}: no second round trip, nothing formatted or truncated.
 #: G' = G + S log1p(t/S) + t log1p(S/t); EN = G / (S ln n) (skeleton.entropy.statistics).
 UPDATE_SCRIPT = """
 local counted = redis.call('SADD', KEYS[2], ARGV[1])
