@@ -1,13 +1,22 @@
-"""Benchmark: the entropy middleware's cost per page against lxml parse time.
+"""Benchmark: the entropy middleware's and WISDOM's cost per page against lxml parse time.
 
 For every HTML page of the labelled sites in ``tests/sites`` (and, with
-``--corpus``, up to ``--per-site`` pages of each installed corpus site), sums
-the time of parsing (``parse_html``), of term extraction (``page_terms``), of the
-Redis update (one Lua script per page, ``EntropyStore.add_page``, on a fresh
-embedded Redis) and of a weight look-up of the page's terms (``weights``, what
-WISDOM calls). Each figure is the best of ``--repeat`` runs (a fresh crawl id
-each run, so every update really counts its page). Also checks that a page's
-update is one round trip (one EVALSHA) whatever the vocabulary size.
+``--corpus``, up to ``--per-site`` pages of each installed corpus site), sums the
+time of each phase of the crawl's per-page work, as the middlewares run it:
+
+* ``parse``: ``parse_html``, once per page (shared by the middlewares and the spider);
+* entropy alone (``SKELETON_WISDOM_ENABLED = False``): ``terms``, the plain-text
+  term counts (``page_terms``), and ``update``, the Redis script (one per page, on a
+  fresh embedded Redis) that counts the page and returns its terms' weights;
+* entropy with WISDOM (the default): ``scan``, the shared text pass (``scan_page``,
+  whose counts feed the update), the same ``update``, ``wisdom``, the blocks from
+  the pass and the returned weights (``informative_blocks(text=...)``), and ``keep``,
+  compressing the page for ``scrapy informative`` (``pack_page``).
+
+Each figure is the best of ``--repeat`` runs (a fresh crawl id each run, so every
+update really counts its page). Also checks that a page's update is one round trip
+(one EVALSHA) whatever the vocabulary size. Linked pages' terms (one pipelined
+HMGET per page in the crawl) are not measured.
 
     python benchmarks/entropy_cost.py [--corpus] [--per-site N] [--repeat R]
 """
@@ -26,11 +35,15 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.corpus import FIXTURES, corpus_sites  # noqa: E402
 from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
 from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
+from skeleton.middlewares.informative import pack_page  # noqa: E402
 from skeleton.redis_keys import CrawlKeys  # noqa: E402
 from skeleton.redis_server import connect  # noqa: E402
 from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.wisdom import informative_blocks  # noqa: E402
+from skeleton.wisdom.page import scan_page  # noqa: E402
 
-PHASES = ("parse", "extract", "update", "lookup")
+PHASES = ("parse", "terms", "update_alone", "scan", "update", "wisdom", "keep")
+URL = "http://127.0.0.1:8000/site/page.html"
 
 
 def collect_pages(corpus: bool, per_site: int) -> dict[str, list[bytes]]:
@@ -43,22 +56,31 @@ def collect_pages(corpus: bool, per_site: int) -> dict[str, list[bytes]]:
     return {name: pages for name, pages in sets.items() if pages}
 
 
-def measure(pages: list[bytes], store: EntropyStore) -> dict[str, float]:
+def measure(pages: list[bytes], alone: EntropyStore, store: EntropyStore) -> dict[str, float]:
     stop = stop_words()
     spent = dict.fromkeys(PHASES, 0.0)
+    clock = time.perf_counter
     terms = 0
     for i, body in enumerate(pages):
-        t0 = time.perf_counter()
+        url = f"{URL}?p={i}"
+        t0 = clock()
         root = parse_html(body)
-        t1 = time.perf_counter()
+        t1 = clock()
         counts = page_terms(root, stop)
-        t2 = time.perf_counter()
-        store.add_page(f"page-{i}", counts)
-        t3 = time.perf_counter()
-        store.weights(counts)
-        t4 = time.perf_counter()
-        for phase, seconds in zip(PHASES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
-            spent[phase] += seconds
+        t2 = clock()
+        alone.count_page(url, counts)
+        t3 = clock()
+        text = scan_page(root, stop=stop)
+        t4 = clock()
+        _, weights = store.count_page(url, text.counts())
+        t5 = clock()
+        informative_blocks(root, URL, weights, None, text=text)
+        t6 = clock()
+        pack_page(body, URL, None)
+        t7 = clock()
+        marks = (t0, t1, t2, t3, t4, t5, t6, t7)
+        for phase, start, end in zip(PHASES, marks, marks[1:]):
+            spent[phase] += end - start
         terms += len(counts)
     return {**spent, "distinct_terms_per_page": terms / max(1, len(pages))}
 
@@ -87,18 +109,29 @@ def main() -> None:
         for name, pages in collect_pages(args.corpus, args.per_site).items():
             runs = []
             for run in range(args.repeat):
-                keys = CrawlKeys(f"bench-{name.replace('/', '-')}-{run}")
-                runs.append(measure(pages, EntropyStore(server, keys)))
-                server.delete(*keys.all())
+                slug = f"bench-{name.replace('/', '-')}-{run}"
+                keys = CrawlKeys(slug), CrawlKeys(slug + "-wisdom")
+                runs.append(measure(pages, EntropyStore(server, keys[0]), EntropyStore(server, keys[1])))
+                server.delete(*keys[0].all(), *keys[1].all())
             best = {phase: min(r[phase] for r in runs) for phase in PHASES}
             parse = best["parse"]
             results[name] = {
                 "pages": len(pages), **{f"{p}_s": round(best[p], 4) for p in PHASES},
                 "distinct_terms_per_page": round(runs[0]["distinct_terms_per_page"], 1),
-                "extract_update_over_parse": round((best["extract"] + best["update"]) / parse, 2),
-                "middleware_over_parse": round(
-                    (parse + best["extract"] + best["update"]) / parse, 2),
+                "entropy_alone_over_parse": round((best["terms"] + best["update_alone"]) / parse, 2),
+                "entropy_wisdom_over_parse": round(
+                    (best["scan"] + best["update"] + best["wisdom"] + best["keep"]) / parse, 2),
             }
+        totals = {p: sum(r[f"{p}_s"] for r in results.values()) for p in PHASES}
+        results["all"] = {
+            "pages": sum(r["pages"] for r in results.values()),
+            **{f"{p}_s": round(totals[p], 4) for p in PHASES},
+            "entropy_alone_over_parse": round(
+                (totals["terms"] + totals["update_alone"]) / totals["parse"], 2),
+            "entropy_wisdom_over_parse": round(
+                (totals["scan"] + totals["update"] + totals["wisdom"] + totals["keep"])
+                / totals["parse"], 2),
+        }
         probe = CrawlKeys("bench-round-trips")
         results["round_trips_per_page"] = round_trips_per_update(EntropyStore(server, probe))
         server.delete(*probe.all())

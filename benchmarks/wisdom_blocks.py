@@ -3,12 +3,13 @@
 For each corpus site (``benchmarks/corpus.py``; files are read from the installed
 Debian package folders, no HTTP server), over the pages of the site's true tree:
 
-1. **Term weights.** Every page is parsed and tokenized as WISDOM sees it
-   (non-dummy text, :func:`skeleton.wisdom.tokens.tokenize`); EN and W = 1 - EN
-   are computed in one batch over the site's pages
-   (:mod:`skeleton.wisdom.batch_entropy`, paper Section 3.1). The linked page's
-   terms for API come from the same pass (``page_terms``); links outside the
-   site fall back to the ``missing_page`` policy.
+1. **Term weights.** Every page is parsed and its terms counted as the crawl's
+   entropy middleware counts them (:func:`skeleton.wisdom.page.scan_page`, the
+   shared pass: the page text without script/style, the same term function as
+   WISDOM's); EN and W = 1 - EN are computed in one batch over the site's pages
+   (:mod:`skeleton.wisdom.batch_entropy`, paper Section 3.1), i.e. the final
+   weights of a crawl of the site. The linked page's terms for API come from the
+   same pass; links outside the site fall back to the ``missing_page`` policy.
 2. **Blocks.** :func:`skeleton.wisdom.informative_blocks` with the paper's
    default setting (k = 1, ST = 0.8, TC = (0.8, 1.25), DSTM + 1-CSTM).
 3. **Scores** (paper Section 4.1): article blocks by IC (context length covered
@@ -17,8 +18,10 @@ Debian package folders, no HTTP server), over the pages of the site's true tree:
    TOC is scored on the pages that have a labelled TOC (as the paper scores its
    marked TOC pages); ``toc_on_unlabelled`` counts pages without a labelled TOC
    where WISDOM still output a TOC block.
-4. **Cost**: time of ``informative_blocks`` over time of ``parse_html`` on the
-   same bytes, summed over the pages.
+4. **Cost**: time of ``informative_blocks`` from the parsed tree (the text pass
+   included) over time of ``parse_html`` on the same bytes, summed over the pages
+   (CPU time of the process, ``time.process_time``, so that other processes on a
+   shared machine weigh less).
 
 Labels come from each generator's own markup. They are used here only, never in
 ``skeleton/wisdom`` (which reads no class or id at all):
@@ -45,7 +48,6 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +59,7 @@ from skeleton.wisdom import WisdomParams, informative_blocks  # noqa: E402
 from skeleton.wisdom.batch_entropy import batch_weights  # noqa: E402
 from skeleton.wisdom.evaluation import Overlap, coverage_mask, node_amounts, overlap  # noqa: E402
 from skeleton.wisdom.features import extract_features  # noqa: E402
-from skeleton.wisdom.tokens import tokenize  # noqa: E402
+from skeleton.wisdom.page import scan_page  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "wisdom.json"
 BASE = "http://127.0.0.1:8000/"
@@ -96,15 +98,9 @@ def page_files(site) -> list[tuple[str, Path]]:
     return out
 
 
-def term_counts(root, url: str) -> Counter:
-    counts: Counter = Counter()
-
-    def tokenizer(text: str) -> list[str]:
-        terms = tokenize(text)
-        counts.update(terms)
-        return terms
-    extract_features(root, url, None, None, tokenizer)
-    return counts
+def term_counts(root, url: str) -> dict[str, int]:
+    """The page's term counts as the crawl counts them (``url`` is unused)."""
+    return scan_page(root).counts()
 
 
 def label_masks(nodes, root, site: str):
@@ -145,17 +141,17 @@ def run_site(site, max_pages: int | None, variants: dict) -> dict:
     parse_s = 0.0
     for url in urls:
         data = dict(pages)[url].read_bytes()
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         parse_html(data)
-        parse_s += time.perf_counter() - t0
+        parse_s += time.process_time() - t0
     result["parse_s"] = parse_s
     for name, params in variants.items():
         ic, snc, toc_fp, wisdom_s, toc_pages = Overlap(), Overlap(), 0, 0.0, 0
         for url in urls:
             root = parsed[url]
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             structure = informative_blocks(root, url, weights, counts.get, params)
-            wisdom_s += time.perf_counter() - t0
+            wisdom_s += time.process_time() - t0
             nodes = extract_features(root, url, None)
             article_label, toc_label, has_toc = label_masks(nodes, root, site.name)
             ic += overlap(node_amounts(nodes, "ic"), article_label, output_mask(nodes, root, structure.article))

@@ -21,6 +21,9 @@ class PageItem(scrapy.Item):
     ``sections`` (with ``SKELETON_SCHEMA_ENABLED``, parsed pages only) lists the
     page's logical sections as ``{"type", "xpath", "terms", "links"}`` dicts
     (:mod:`skeleton.schema.sections`).
+    ``blocks`` (set by ``skeleton.middlewares.informative``, absent when
+    ``SKELETON_WISDOM_ENABLED`` is off) lists the page's WISDOM blocks as
+    ``{"kind": "toc"|"article", "xpath", "anchors"|"text_length", "score"}``.
     """
 
     url = scrapy.Field()
@@ -34,3 +37,4 @@ class PageItem(scrapy.Item):
     reason = scrapy.Field()
     nav_blocks = scrapy.Field()
     sections = scrapy.Field()
+    blocks = scrapy.Field()

@@ -7,7 +7,10 @@ scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 started, finished, finish_reason). Term entropy (WISDOM Section 3.1) keeps
 ``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
 ``:entropy_pages`` (set of the page URLs counted) and ``:page_terms`` (hash: page
-URL -> zlib-compressed JSON term counts). ``skeleton:crawls`` is the set of crawl ids.
+URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
+informative``) reads ``:page_html`` (hash: page URL -> the zlib-compressed body
+with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
+``skeleton:crawls`` is the set of crawl ids.
 
 Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
 lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
@@ -103,8 +106,13 @@ class CrawlKeys:
     def workers(self) -> str:
         return self._key("workers")
 
+    @property
+    def page_html(self) -> str:
+        return self._key("page_html")
+
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
         return (self.requests, self.dupefilter, self.pages, self.edges, self.meta,
-                self.entropy, self.entropy_pages, self.page_terms, self.leases, self.inflight)
+                self.entropy, self.entropy_pages, self.page_terms, self.page_html,
+                self.leases, self.inflight)

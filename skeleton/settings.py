@@ -3,7 +3,8 @@
 Project settings: ``SKELETON_DATA_DIR`` (where the embedded Redis keeps its data,
 default ``./.skeleton-data``), ``REDIS_URL`` (an external Redis server; also
 read from the environment), the term entropy ones (``SKELETON_ENTROPY_*``,
-``SKELETON_KEEP_PAGE_TERMS``) and the ``SKELETON_LEASE_*``/``SKELETON_REDIS_*``
+``SKELETON_KEEP_PAGE_TERMS``), the WISDOM ones (``SKELETON_WISDOM_*``,
+``SKELETON_KEEP_PAGES*``) and the ``SKELETON_LEASE_*``/``SKELETON_REDIS_*``
 settings of workers sharing a crawl (:mod:`skeleton.scheduler`). Crawls are polite by default: robots.txt,
 AutoThrottle, a named user agent and a download size cap.
 """
@@ -50,7 +51,8 @@ ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 
 # Term entropy (WISDOM Section 3.1): counted per page in Redis before the spider
 # sees it (after HttpErrorMiddleware, 50). See skeleton/middlewares/entropy.py.
-SPIDER_MIDDLEWARES = {"skeleton.middlewares.entropy.EntropyMiddleware": 600}
+SPIDER_MIDDLEWARES = {"skeleton.middlewares.entropy.EntropyMiddleware": 600,
+                      "skeleton.middlewares.informative.InformativeMiddleware": 610}
 SKELETON_ENTROPY_ENABLED = True
 SKELETON_ENTROPY_LANGUAGE = "en"
 SKELETON_ENTROPY_STOP_WORDS = None
@@ -59,5 +61,13 @@ SKELETON_KEEP_PAGE_TERMS = True
 # Logical schema (skeleton.schema): page items carry their logical sections,
 # which ``scrapy schema`` turns into the site schema.
 SKELETON_SCHEMA_ENABLED = True
+# WISDOM blocks on every item (after the entropy middleware, same parse and terms).
+# See skeleton/middlewares/informative.py.
+SKELETON_WISDOM_ENABLED = True
+SKELETON_WISDOM_DEFAULT_WEIGHT = 0.5
+SKELETON_WISDOM_MISSING_PAGE = "anchor"
+SKELETON_WISDOM_PAGE_CACHE = 5000
+SKELETON_KEEP_PAGES = True
+SKELETON_KEEP_PAGES_MAX_BYTES = 2_000_000
 FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
 FEED_EXPORT_ENCODING = "utf-8"

@@ -50,6 +50,8 @@ def check_feeds(cwd: Path, base: str) -> None:
     assert {r["url"] for r in rows} == set(by_url)
     for row in rows:
         assert json.loads(row["nav_links"]) == by_url[row["url"]]["nav_links"]
+        assert json.loads(row["blocks"]) == by_url[row["url"]]["blocks"]
+    assert all(p["blocks"] for p in pages if p["reason"] is None)
 
 
 def test_bfs_crawl_with_embedded_redis(serve, tmp_path: Path) -> None:

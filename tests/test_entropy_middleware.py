@@ -119,6 +119,20 @@ def test_read_api_and_pages_without_terms(redis_client, crawl_keys) -> None:
     assert weights["never"] == 1.0
 
 
+def test_the_update_returns_the_page_weights_read_later(redis_client, crawl_keys) -> None:
+    store = EntropyStore(redis_client, crawl_keys)
+    pages = [{"a": 2, "b": 1}, {"a": 2, "b": 1}, {"a": 2, "b": 4, "c": 1}, {}]
+    for i, counts in enumerate(pages):
+        counted, weights = store.count_page(f"http://h/{i}", counts)
+        assert counted and list(weights) == list(counts)
+        for term, w in store.weights(counts).items():
+            assert math.isclose(weights[term], w, rel_tol=1e-12, abs_tol=1e-12)
+    counted, weights = store.count_page("http://h/0", {"a": 5, "b": 1})  # a retry: read only
+    assert not counted and store.page_count() == 4
+    assert round(weights["a"], 6) == 0.207519 and round(weights["b"], 6) == 0.374185
+    assert store.count_page("http://h/empty", {}) == (True, {})
+
+
 def test_update_touches_only_the_page_terms_in_one_round_trip(redis_client, crawl_keys) -> None:
     store = EntropyStore(redis_client, crawl_keys)
     store.add_page("http://h/big", {f"w{i}": 1 + i % 5 for i in range(5000)})
@@ -126,11 +140,11 @@ def test_update_touches_only_the_page_terms_in_one_round_trip(redis_client, craw
     redis_client.config_resetstat()
     store.add_page("http://h/small", {"w1": 3, "w2": 1, "new": 2})
     calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
-    # one EVALSHA; inside it one SADD, one HSET for the page's terms blob and one
-    # HMGET + HSET per SCRIPT_CHUNK distinct terms of the page, whatever the vocabulary
+    # one EVALSHA; inside it one SADD and SCARD, one HSET for the page's terms blob and
+    # one HMGET + HSET per SCRIPT_CHUNK distinct terms of the page, whatever the vocabulary
     assert calls.get("cmdstat_evalsha") == 1 and calls.get("cmdstat_sadd") == 1
     assert calls.get("cmdstat_hmget") == 1 and calls.get("cmdstat_hset") == 1 + 1
-    assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sadd",
+    assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sadd", "cmdstat_scard",
                                                "cmdstat_hmget", "cmdstat_hset"}
     redis_client.config_resetstat()
     assert store.add_page("http://h/long", {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)})

@@ -13,7 +13,7 @@ CAFE = "Café Zürich – €5"
 
 
 def anchors(root) -> list[tuple[str, str]]:
-    return [(a.get("href"), a.text_content()) for a in root.iter("a")]
+    return [(a.get("href"), a.xpath("string()")) for a in root.iter("a")]
 
 
 # --- decode_html -------------------------------------------------------------

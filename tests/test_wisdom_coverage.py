@@ -32,15 +32,15 @@ def test_aggregation_like_figure_7():
 
 
 def test_aggregated_anchors_api_and_tlen():
-    tree = tree_of('<ul><li><a href="a.html">alpha</a> one</li><li><a href="b.html">beta gamma</a></li></ul>',
+    tree = tree_of('<ul><li><a href="a.html">alpha</a> zeta</li><li><a href="b.html">beta gamma</a></li></ul>',
                    {"alpha": 0.5, "beta": 0.5, "gamma": 0.0})
     assert tree.anchors_a[0] == 2
     assert tree.alen_a[0] == len("alpha") + len("beta gamma")
-    assert tree.clen_a[0] == len("one")
+    assert tree.clen_a[0] == len("zeta")
     assert tree.tlen_a(0) == tree.alen_a[0] + tree.clen_a[0]
     assert tree.api_a[0] == pytest.approx(2.0 + 2.0 + 1.0)
     assert tree.mean_api(0) == pytest.approx(2.5)
-    # CII of the list: (0.5 + 0 [one] + 0.5 + 0) / 4 terms
+    # CII of the list: (0.5 + 0 [zeta] + 0.5 + 0) / 4 terms
     assert tree.cii(0) == pytest.approx(0.25)
 
 

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import lxml.html
 import pytest
 
+from skeleton.entropy.terms import count_terms, stop_words, terms
 from skeleton.wisdom.features import ENTROPY_FLOOR, UNKNOWN_WEIGHT, extract_features, text_length, weight_function
 from skeleton.wisdom.tokens import tokenize
 
@@ -19,6 +21,13 @@ def node(nodes, tag, nth=0):
 def test_tokenize_drops_stop_words_numbers_and_case():
     assert tokenize("The Kernel 2024 schedules THREADS_fast, x a") == ["kernel", "schedules", "threads", "fast"]
     assert tokenize("") == []
+
+
+def test_tokenize_is_the_entropy_middleware_term_function():
+    text = "MP3 players: the Kernel's 2nd THREADS_fast 東京の天気 x"
+    assert tokenize(text) == terms(text, stop_words())
+    assert Counter(tokenize(text)) == count_terms(text, stop_words())
+    assert "mp3" in tokenize(text) and "東京" in tokenize(text)
 
 
 def test_text_length_collapses_whitespace():

@@ -51,7 +51,7 @@ def test_clear_page_gives_exactly_the_toc_and_article_blocks():
     assert toc.anchors == 4 and toc.kind == "toc"
     assert toc.index == round(toc.score / 4, 6) and toc.index >= 1.25
     assert article.anchors == 0 and article.kind == "article"
-    assert article.text_length == sum(len(" ".join(p.text_content().split()))
+    assert article.text_length == sum(len(" ".join(p.xpath("string()").split()))
                                       for p in root.xpath("//div[@id='story']/*"))
     data = json.loads(json.dumps(result.to_dict()))
     assert data["url"] == URL and data["toc"][0]["xpath"] == toc.xpath

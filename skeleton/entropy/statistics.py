@@ -34,6 +34,7 @@ never NaN.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,10 @@ class TermStats:
 
 
 EMPTY = TermStats()
+_BINARY = struct.Struct("<ddd")
+_BINARY_MARK = b"\x00"
+_BINARY_SIZE = 1 + _BINARY.size
+_EXACT = 2**53
 
 
 def _joined_spread(s1: float, g1: float, s2: float, g2: float) -> float:
@@ -115,15 +120,27 @@ def batch_entropy(counts: Iterable[int], n: int) -> float:
     return min(1.0, max(0.0, value))
 
 
-def encode(stats: TermStats) -> str:
-    """Storage form ``"S df G"`` (the Redis script writes the same format)."""
-    return f"{stats.total} {stats.pages} {stats.spread!r}"
+def encode(stats: TermStats) -> bytes:
+    """Storage form (the Redis script writes the same): a NUL byte and S, df, G as
+    three little-endian IEEE doubles. Reading and writing it in Lua needs no number
+    formatting, the costliest part of an update. Counts of 2**53 or more (beyond
+    what a double, hence Lua, holds exactly) are written as text ``"S df G"``."""
+    if stats.total >= _EXACT or stats.pages >= _EXACT:
+        return f"{stats.total} {stats.pages} {stats.spread!r}".encode("ascii")
+    return _BINARY_MARK + _BINARY.pack(float(stats.total), float(stats.pages), float(stats.spread))
 
 
 def decode(value: Any) -> TermStats | None:
-    """Inverse of :func:`encode` (bytes or str); ``None`` if unreadable."""
+    """Inverse of :func:`encode`; also reads the text form ``"S df G"`` (bytes or
+    str). ``None`` if unreadable."""
     if isinstance(value, (bytes, bytearray)):
-        value = bytes(value).decode("ascii", "replace")
+        value = bytes(value)
+        if len(value) == _BINARY_SIZE and value[:1] == _BINARY_MARK:
+            total_f, pages_f, spread = _BINARY.unpack_from(value, 1)
+            if not all(math.isfinite(v) and v >= 0 for v in (total_f, pages_f, spread)):
+                return None
+            return TermStats(int(total_f), int(pages_f), spread)
+        value = value.decode("ascii", "replace")
     if not isinstance(value, str):
         return None
     parts = value.split()

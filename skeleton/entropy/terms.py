@@ -23,13 +23,14 @@ import json
 import re
 import zlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 __all__ = ["DEFAULT_LANGUAGE", "MIN_TERM_LENGTH", "MAX_TERM_LENGTH", "MAX_PAGE_TERMS",
-           "SKIPPED_TAGS", "stop_words", "tokenize", "count_terms", "document_text",
+           "SKIPPED_TAGS", "stop_words", "tokenize", "terms", "term_function", "terms_of_pieces",
+           "count_terms", "document_text",
            "page_terms", "pack_counts", "unpack_counts"]
 
 DEFAULT_LANGUAGE = "en"
@@ -47,6 +48,11 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 #: A run of word characters that are neither '_' nor CJK; a CJK run.
 _WORD = re.compile(rf"[^\W_{_CJK}]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
+#: A run of at least MIN_TERM_LENGTH such characters (a run is maximal either way).
+_WORD_2 = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}")
+#: Text pieces tokenized together are joined by this (no word character).
+_PIECE_SEPARATOR = "\x01"
+_WORD_OR_SEPARATOR = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}|{_PIECE_SEPARATOR}")
 _ZLIB_LEVEL = 1
 _SHIPPED_ALIASES = {"english": "en"}
 
@@ -79,20 +85,69 @@ def tokenize(text: Any) -> list[str]:
     lowered = text.lower()
     tokens = [word for word in _WORD.findall(lowered)
               if MIN_TERM_LENGTH <= len(word) <= MAX_TERM_LENGTH and not word.isnumeric()]
-    if _CJK_RUN.search(lowered) is not None:
-        for run in _CJK_RUN.findall(lowered):
-            if len(run) == 1:
-                tokens.append(run)
-            else:
-                tokens.extend(run[i:i + 2] for i in range(len(run) - 1))
+    if not lowered.isascii() and _CJK_RUN.search(lowered) is not None:
+        tokens.extend(tokenize_cjk(lowered))
     return tokens
+
+
+def terms(text: Any, stop: frozenset[str] = frozenset()) -> list[str]:
+    """The terms of ``text`` in order: :func:`tokenize` without the ``stop`` words.
+    The one term function of the project (entropy counts and WISDOM use it)."""
+    return term_function(stop)(text)
+
+
+@lru_cache(maxsize=16)
+def term_function(stop: frozenset[str] = frozenset()) -> Callable[[Any], list[str]]:
+    """``text -> terms`` for one stop-word list, as one flat function (it runs for
+    every text piece of every page): same result as :func:`terms`."""
+    words = _WORD_2.findall
+    cjk_search = _CJK_RUN.search
+
+    def cut(text: Any) -> list[str]:
+        if not isinstance(text, str) or not text:
+            return []
+        lowered = text.lower()
+        found = [w for w in words(lowered)
+                 if w not in stop and len(w) <= MAX_TERM_LENGTH and not w.isnumeric()]
+        if not lowered.isascii() and cjk_search(lowered) is not None:
+            found.extend(t for t in tokenize_cjk(lowered) if t not in stop)
+        return found
+    return cut
+
+
+def terms_of_pieces(texts: list[str], stop: frozenset[str] = frozenset()) -> list[list[str]]:
+    """``[terms(text, stop) for text in texts]``, tokenized in one regex pass over all
+    the pieces (the page's text nodes): the same terms per piece, in the same order
+    except that a piece's CJK bigrams may come in another order."""
+    if not texts:
+        return []
+    joined = _PIECE_SEPARATOR.join(texts)
+    if joined.count(_PIECE_SEPARATOR) != len(texts) - 1 or (
+            not joined.isascii() and _CJK_RUN.search(joined) is not None):
+        cut = term_function(stop)
+        return [cut(text) for text in texts]
+    kept = [w for w in _WORD_OR_SEPARATOR.findall(joined.lower())
+            if w not in stop and len(w) <= MAX_TERM_LENGTH and not w.isnumeric()]
+    return [part.split() for part in " ".join(kept).split(_PIECE_SEPARATOR)]
+
+
+def tokenize_cjk(lowered: str) -> list[str]:
+    """The CJK terms of lower-cased text: one per single character, else bigrams;
+    numbers (CJK numerals such as 一二) are dropped like digits."""
+    tokens: list[str] = []
+    for run in _CJK_RUN.findall(lowered):
+        if len(run) == 1:
+            tokens.append(run)
+        else:
+            tokens.extend(run[i:i + 2] for i in range(len(run) - 1))
+    return [t for t in tokens if not t.isnumeric()]
 
 
 def count_terms(text: Any, stop: frozenset[str] = frozenset(),
                 max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
     """Term -> frequency in ``text``, stop words removed. With more than
     ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
-    counts = Counter(t for t in tokenize(text) if t not in stop)
+    counts = Counter(terms(text, stop))
     if len(counts) > max(0, max_terms):
         kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:max(0, max_terms)]
         return dict(kept)

@@ -9,7 +9,7 @@ one Lua script per page, hence atomic:
   the spider records it) goes into ``:entropy_pages``; a URL already there changes
   nothing (a retry, a second worker, a resumed crawl);
 * cost proportional to the page's distinct terms: each term's sufficient
-  statistics ``"S df G"`` (:mod:`skeleton.entropy.statistics`) in ``:entropy``
+  statistics (S, df, G) (:mod:`skeleton.entropy.statistics`) in ``:entropy``
   are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms);
   terms absent from the page are not touched, and n (the number of pages) is
   ``SCARD :entropy_pages``, read when entropies are read;
@@ -23,6 +23,16 @@ kept in ``:page_terms`` (zlib-compressed JSON) for a second pass.
 Read API for the spider: the middleware sets ``spider.entropy`` to itself, so
 ``spider.entropy.weights(terms)`` gives W = 1 - EN of each term with the pages
 counted so far, this page included (absent when the middleware is disabled).
+The update script also returns W of the page's own terms: the middleware leaves
+them on the response's shared page (:mod:`skeleton.middlewares.shared`,
+``SharedPage.weights``), where WISDOM reads them without another round trip.
+
+One parse per page: the tree and the page's text pass (terms per text piece, from
+which the page's counts are summed) are shared with WISDOM and the spider through
+``response.meta["skeleton_page"]`` (:func:`skeleton.middlewares.shared.shared_page`).
+With ``SKELETON_WISDOM_ENABLED = False`` the middleware counts the page's plain
+text instead (:func:`skeleton.entropy.terms.page_terms`, the same counts, cheaper
+than WISDOM's per-node pass).
 
 Settings: ``SKELETON_ENTROPY_ENABLED`` (default True), ``SKELETON_ENTROPY_LANGUAGE``
 (stop words, default ``en``), ``SKELETON_ENTROPY_STOP_WORDS`` (a list that replaces
@@ -33,20 +43,20 @@ from __future__ import annotations
 
 import json
 import logging
+import struct
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Self
 
 import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from w3lib.encoding import http_content_type_encoding
 
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
+from skeleton.middlewares.shared import page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
-from skeleton.sew.dom import parse_html
 from skeleton.sew.urls import canonical
 from skeleton.spiders.skeleton import HTML_TYPES
 
@@ -65,45 +75,60 @@ SCAN_COUNT = 1000
 #: Terms per HMGET/HSET inside the update script.
 SCRIPT_CHUNK = 1000
 
-#: KEYS: entropy (hash term -> "S df G"), entropy_pages (set), page_terms (hash).
-#: ARGV: page URL, packed term counts ('' = do not keep), the page's term counts as
-#: one JSON object (one argument: the client encodes 4 arguments, not 2 per term),
-#: and the chunk size: terms are read with one HMGET and written with one HSET per
-#: chunk (Lua's unpack() takes a few thousand values at most).
-#: Returns 1 if the page was counted now, 0 if it had been counted before.
-#: G' = G + S log1p(t/S) + t log1p(S/t) (see skeleton.entropy.statistics).
+#: KEYS: entropy (hash term -> statistics), entropy_pages (set), page_terms (hash).
+#: ARGV: page URL, packed term counts ('' = do not keep), the page's terms and their
+#: counts as two JSON arrays, and the chunk size (one HMGET and one HSET per chunk:
+#: Lua's unpack() takes a few thousand values at most). Statistics are stored in the
+#: binary form of skeleton.entropy.statistics.encode (no number formatting in Lua);
+#: the text form "S df G" is still read. Returns {1 if counted now (0: counted
+#: before), W = 1 - EN of the page's terms, this page included, as little-endian
+#: doubles in one string}: no second round trip, nothing formatted or truncated.
+#: G' = G + S log1p(t/S) + t log1p(S/t); EN = G / (S ln n) (skeleton.entropy.statistics).
 UPDATE_SCRIPT = """
-if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
+local counted = redis.call('SADD', KEYS[2], ARGV[1])
+if counted == 1 and ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
+local n = redis.call('SCARD', KEYS[2])
+local logn = math.log(n)
 local function log1p(x)
   local u = 1 + x
   if u == 1 then return x end
   return math.log(u) * x / (u - 1)
 end
-local terms, tfs = {}, {}
-for term, tf in pairs(cjson.decode(ARGV[3])) do
-  terms[#terms + 1] = term
-  tfs[#tfs + 1] = tf
-end
-local chunk = tonumber(ARGV[4])
+local terms, tfs = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
+local packed = {}
+local chunk = tonumber(ARGV[5])
 for first = 1, #terms, chunk do
   local last = math.min(first + chunk - 1, #terms)
   local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
-  local out = {}
+  local out, weights = {}, {}
   for i = first, last do
     local tf, s, df, g = tfs[i], 0, 0, 0
     local old = olds[i - first + 1]
     if old then
-      local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
-      s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+      if string.byte(old, 1) == 0 and #old == 25 then
+        s, df, g = struct.unpack('<ddd', old, 2)
+      else
+        local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
+        s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+      end
     end
-    if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
-    out[#out + 1] = terms[i]
-    out[#out + 1] = string.format('%.17g %.17g %.17g', s + tf, df + 1, g)
+    if counted == 1 then
+      if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
+      s, df = s + tf, df + 1
+      out[#out + 1] = terms[i]
+      out[#out + 1] = '\0' .. struct.pack('<ddd', s, df, g)
+    end
+    local en = 0
+    if n > 1 and s > 0 and df > 1 and g > 0 then
+      en = g / (s * logn)
+      if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
+    end
+    weights[#weights + 1] = 1 - en
   end
-  redis.call('HSET', KEYS[1], unpack(out))
+  if #out > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
+  packed[#packed + 1] = struct.pack('<' .. string.rep('d', #weights), unpack(weights))
 end
-return 1
+return {counted, table.concat(packed)}
 """
 
 
@@ -123,11 +148,21 @@ class EntropyStore:
     def add_page(self, url: str, counts: Mapping[str, int]) -> bool:
         """Count a page's term frequencies once per URL (one script call). True
         if counted now, False if the URL had been counted already."""
+        return self.count_page(url, counts)[0]
+
+    def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
+        """:meth:`add_page`, and W of the page's terms with the pages counted so
+        far, this one included, from the same script call (one round trip)."""
         positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
+        terms = list(positive)
         args = [url, pack_counts(positive) if self.keep_page_terms else b"",
-                json.dumps(positive, ensure_ascii=False) if positive else "{}", SCRIPT_CHUNK]
+                json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
+                SCRIPT_CHUNK]
         keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
-        return bool(self.script(keys=keys, args=args))
+        counted, packed = self.script(keys=keys, args=args)
+        if not isinstance(packed, bytes) or len(packed) != 8 * len(terms):
+            return bool(counted), self.weights(terms)
+        return bool(counted), dict(zip(terms, struct.unpack(f"<{len(terms)}d", packed)))
 
     def page_count(self) -> int:
         """n: the number of pages counted so far."""
@@ -186,6 +221,8 @@ class EntropyMiddleware:
         self.store = store
         self.stop = stop
         self.max_terms = max_terms
+        # WISDOM needs the page's full text pass; alone, the plain text is cheaper
+        self.shared_pass = crawler.settings.getbool("SKELETON_WISDOM_ENABLED", True)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -230,15 +267,18 @@ class EntropyMiddleware:
         mime = content_type.split(";")[0].strip().lower()
         if mime and mime not in HTML_TYPES:
             return
-        root = parse_html(response.body, http_content_type_encoding(content_type))
-        if root is None:
+        page = shared_page(response, self.crawler.stats)
+        if page.root is None:
             self._inc("unparsable")
             return
-        counts = page_terms(root, self.stop, self.max_terms)
+        if self.shared_pass:
+            counts = page_text(page, self.stop).counts(self.max_terms)
+        else:
+            counts = page_terms(page.root, self.stop, self.max_terms)
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         url = canonical(first_url) or response.url
         try:
-            counted = self.store.add_page(url, counts)
+            counted, page.weights = self.store.count_page(url, counts)
         except redis.RedisError as exc:
             logger.warning("could not count the terms of %s: %s", url, exc)
             self._inc("errors")

@@ -24,6 +24,7 @@ STYLE_ATTRIBUTES = ("style", "size", "color", "face", "bgcolor", "background", "
 #: Links beyond this many on one page are ignored (huge pages stay bounded).
 MAX_LINKS = 5000
 _IMG_ALT = "string(.//img/@alt)"
+_TEXT = "string()"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class LinkNode:
 
 def sec_name(a: etree._Element) -> tuple[str, str]:
     """SecName and anchor type of a link element."""
-    text = " ".join(a.text_content().split())
+    text = " ".join(str(a.xpath(_TEXT)).split())
     if text:
         return text, "text"
     if a.find(".//img") is not None:

@@ -22,9 +22,9 @@ from scrapy.exceptions import IgnoreRequest, UsageError
 from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
-from w3lib.encoding import http_content_type_encoding
 
 from skeleton.items import PageItem
+from skeleton.middlewares.shared import shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
@@ -33,7 +33,7 @@ from skeleton.redis_server import redis_url
 from skeleton.schema.hook import item_sections
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
-from skeleton.sew.dom import looks_binary, page_title, parse_html
+from skeleton.sew.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
@@ -206,7 +206,7 @@ class SkeletonSpider(scrapy.Spider):
             return self._leaf(item, "empty")
         if looks_binary(body):
             return self._leaf(item, "binary")
-        root = parse_html(body, http_content_type_encoding(content_type))
+        root = shared_page(response, self.crawler.stats).root  # parsed once per response
         if root is None:
             return self._leaf(item, "unparsable")
         page = item["url"]

@@ -3,7 +3,8 @@
 Pure functions over lxml trees (no Scrapy, Twisted or Redis), one module per
 concept of the paper:
 
-* :mod:`tokens` - a minimal default tokenizer (Section 3.1);
+* :mod:`tokens` - the default tokenizer, the entropy middleware's terms (Section 3.1);
+* :mod:`page` - the one pass over a page that WISDOM and the entropy counts share;
 * :mod:`features` - ALEN, CLEN, API and term weights per node (Section 3.1);
 * :mod:`sii` - the structure information index (Section 3.1.3);
 * :mod:`coverage` - the information coverage tree and CII (Sections 3.1.1, 3.2.1);

@@ -1,9 +1,12 @@
 """Node features of WISDOM Phase 1 (paper Section 3.1): ALEN, CLEN, API and terms.
 
-One iterative pass over an lxml tree (``etree.iterwalk``, no recursion, so a
-5,000-level tree costs nothing special) gives every non-dummy element an index in
-document order and its *own* (non-aggregated) feature tuple F = (ALEN, CLEN, API)
+One iterative pass over an lxml tree (:func:`skeleton.wisdom.page.scan_page`, no
+recursion, so a 5,000-level tree costs nothing special) gives every non-dummy
+element an index in document order, its own text lengths and terms; with the term
+weights this gives its *own* (non-aggregated) feature tuple F = (ALEN, CLEN, API)
 plus what the content information index needs (sum of term weights, term count).
+The pass can be shared: :func:`features_of` takes a :class:`PageText` already made
+(the entropy middleware counts the page's terms from the same pass).
 
 Definitions and the choices made where the paper is not explicit:
 
@@ -38,28 +41,21 @@ Definitions and the choices made where the paper is not explicit:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
 from lxml import etree
 
-from skeleton.sew.urls import resolve
-from skeleton.wisdom.tokens import Tokenizer, tokenize
+from skeleton.wisdom.page import ANCHOR_TAG, DUMMY_TAGS, PageText, link_targets, scan_page
+from skeleton.wisdom.tokens import Tokenizer
 
 __all__ = [
     "DUMMY_TAGS", "ANCHOR_TAG", "UNKNOWN_WEIGHT", "ENTROPY_FLOOR", "MISSING_PAGE_POLICIES",
-    "WeightLookup", "PageTerms", "NodeFeatures", "weight_function", "text_length",
-    "extract_features",
+    "WeightLookup", "PageTerms", "NodeFeatures", "weight_function", "page_weights", "text_length",
+    "extract_features", "features_of",
 ]
 
-#: Tags whose subtree carries no extractable information (Section 3.1.3).
-DUMMY_TAGS = frozenset({
-    "head", "title", "meta", "link", "base", "script", "style", "noscript", "template",
-    "br", "hr", "wbr", "iframe", "frame", "object", "embed", "applet", "param", "svg",
-    "math", "canvas", "select", "option", "optgroup", "datalist", "textarea", "input",
-})
-ANCHOR_TAG = "a"
 #: Weight W of a term the lookup does not know: no information (EN = 1).
 UNKNOWN_WEIGHT = 0.0
 #: Smallest entropy used in 1 / EN (so one matched term adds at most 20 to API).
@@ -67,7 +63,8 @@ ENTROPY_FLOOR = 0.05
 MISSING_PAGE_POLICIES = ("anchor", "zero")
 
 WeightLookup = Union[Mapping[str, float], Callable[[str], float]]
-PageTerms = Callable[[str], Union[Mapping[str, int], None]]
+#: ``page_terms(url)``: the terms of a linked page (any container supporting ``in``).
+PageTerms = Callable[[str], Union[Collection[str], None]]
 
 
 @dataclass(slots=True)
@@ -111,6 +108,21 @@ def weight_function(weight: WeightLookup | None) -> Callable[[str], float]:
     return call
 
 
+def page_weights(weight: WeightLookup | None, terms: Collection[str]) -> dict[str, float]:
+    """``term -> W`` in [0, 1] for the given terms (as :func:`weight_function`)."""
+    if weight is None:
+        return dict.fromkeys(terms, UNKNOWN_WEIGHT)
+    if not isinstance(weight, Mapping):
+        wfun = weight_function(weight)
+        return {term: wfun(term) for term in terms}
+    get = weight.get
+    out = {}
+    for term in terms:
+        value = get(term, UNKNOWN_WEIGHT)
+        out[term] = value if type(value) is float and 0.0 <= value <= 1.0 else _clamp(value)
+    return out
+
+
 def _clamp(value: object) -> float:
     try:
         value = float(value)  # type: ignore[arg-type]
@@ -127,102 +139,42 @@ def text_length(text: str | None) -> int:
 
 
 def extract_features(root: etree._Element, url: str, weight: WeightLookup | None,
-                     page_terms: PageTerms | None = None, tokenizer: Tokenizer = tokenize,
+                     page_terms: PageTerms | None = None, tokenizer: Tokenizer | None = None,
                      missing_page: str = "anchor") -> NodeFeatures:
-    """Own F = (ALEN, CLEN, API) and term weights of every non-dummy element."""
+    """Own F = (ALEN, CLEN, API) and term weights of every non-dummy element
+    (``tokenizer``: ``None`` for the default terms, :mod:`skeleton.wisdom.tokens`)."""
     if missing_page not in MISSING_PAGE_POLICIES:
         raise ValueError(f"missing_page must be one of {MISSING_PAGE_POLICIES}")
-    wfun = weight_function(weight)
-    cache: dict[str, float] = {}
-    nodes = NodeFeatures()
-    if root is None or not isinstance(root.tag, str) or _tag(root) in DUMMY_TAGS:
-        return nodes
-    elements, parent, children = nodes.elements, nodes.parent, nodes.children
-    alen, clen, is_anchor = nodes.alen, nodes.clen, nodes.anchor
-    wsum, tcount = nodes.weight_sum, nodes.term_count
-    owner: list[int] = []  # enclosing <a href> of each node, or -1
-    anchor_terms: dict[int, set[str]] = {}
-    anchor_href: dict[int, str] = {}
-    stack: list[int] = []
+    return features_of(scan_page(root, tokenizer), url, weight, page_terms, missing_page)
 
-    def add_text(i: int, text: str) -> None:
-        length = text_length(text)
-        if not length:
-            return
-        terms = tokenizer(text)
-        if owner[i] >= 0:
-            alen[i] += length
-            anchor_terms[owner[i]].update(terms)
-        else:
-            clen[i] += length
+
+def features_of(page: PageText, url: str, weight: WeightLookup | None,
+                page_terms: PageTerms | None = None, missing_page: str = "anchor") -> NodeFeatures:
+    """:func:`extract_features` from the page's :class:`PageText` (shared pass)."""
+    if missing_page not in MISSING_PAGE_POLICIES:
+        raise ValueError(f"missing_page must be one of {MISSING_PAGE_POLICIES}")
+    n = len(page)
+    weights = page_weights(weight, page.terms())
+    wget = weights.__getitem__
+    wsum = [0.0] * n
+    tcount = [0] * n
+    for node, terms in zip(page.piece_node, page.piece_terms):
         if terms:
-            total = 0.0
-            for term in terms:
-                w = cache.get(term)
-                if w is None:
-                    w = cache[term] = wfun(term)
-                total += w
-            wsum[i] += total
-            tcount[i] += len(terms)
-
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        if event == "start":
-            tag = el.tag
-            if not isinstance(tag, str):
-                walker.skip_subtree()
-                continue
-            tag = _tag(el)
-            if tag in DUMMY_TAGS:
-                walker.skip_subtree()
-                continue
-            i = len(elements)
-            p = stack[-1] if stack else -1
-            elements.append(el)
-            parent.append(p)
-            children.append([])
-            alen.append(0)
-            clen.append(0)
-            wsum.append(0.0)
-            tcount.append(0)
-            href = el.get("href") if tag == ANCHOR_TAG else None
-            anchor = href is not None and bool(href.strip())
-            is_anchor.append(anchor)
-            if anchor:
-                owner.append(i)
-                anchor_terms[i] = set()
-                anchor_href[i] = href
-            else:
-                owner.append(owner[p] if p >= 0 else -1)
-            if p >= 0:
-                children[p].append(i)
-            stack.append(i)
-            if el.text:
-                add_text(i, el.text)
-        else:
-            if not isinstance(el.tag, str) or (stack and elements[stack[-1]] is not el):
-                # a skipped (dummy or non-element) node: its tail belongs to the parent
-                if stack and el.tail and el is not root:
-                    add_text(stack[-1], el.tail)
-                continue
-            stack.pop()
-            if stack and el.tail:
-                add_text(stack[-1], el.tail)
-    nodes.api.extend([0.0] * len(elements))
-    for i, terms in anchor_terms.items():
-        if terms:
-            nodes.api[i] = _anchor_precision(terms, anchor_href[i], url, cache, wfun,
-                                             page_terms, missing_page)
-    return nodes
+            wsum[node] += sum(map(wget, terms))
+            tcount[node] += len(terms)
+    api = [0.0] * n
+    if page.anchors:
+        targets = link_targets(page, url)
+        for node, terms, target in zip(page.anchors, page.anchor_terms, targets):
+            if terms and target:
+                api[node] = _anchor_precision(terms, target, weights, page_terms, missing_page)
+    return NodeFeatures(page.elements, page.parent, page.children, page.alen, page.clen, api,
+                        page.anchor, wsum, tcount)
 
 
-def _anchor_precision(terms: set[str], href: str, url: str, cache: dict[str, float],
-                      wfun: Callable[[str], float], page_terms: PageTerms | None,
-                      missing_page: str) -> float:
+def _anchor_precision(terms: set[str], target: str, weights: Mapping[str, float],
+                      page_terms: PageTerms | None, missing_page: str) -> float:
     """API of one anchor (Section 3.1.2): sum of 1 / EN over the matched terms."""
-    target = resolve(href, url) if url else ""
-    if not target:
-        return 0.0
     linked = None
     if page_terms is not None:
         try:
@@ -232,20 +184,10 @@ def _anchor_precision(terms: set[str], href: str, url: str, cache: dict[str, flo
     if linked is None:
         if missing_page == "zero":
             return 0.0
-        matched = terms
+        matched: Collection[str] = terms
     else:
         matched = [term for term in terms if term in linked]
     total = 0.0
     for term in matched:
-        w = cache.get(term)
-        if w is None:
-            w = cache[term] = wfun(term)
-        total += 1.0 / max(1.0 - w, ENTROPY_FLOOR)
+        total += 1.0 / max(1.0 - weights[term], ENTROPY_FLOOR)
     return total if math.isfinite(total) else 0.0
-
-
-def _tag(el: etree._Element) -> str:
-    tag = el.tag
-    if "}" in tag:
-        tag = tag.rsplit("}", 1)[1]
-    return tag.lower()

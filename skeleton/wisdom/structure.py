@@ -27,10 +27,11 @@ from lxml import etree
 
 from skeleton.wisdom.constraints import ARTICLE, TOC, WisdomParams, search_feature, type_index
 from skeleton.wisdom.coverage import CoverageTree, build_coverage_tree
-from skeleton.wisdom.features import PageTerms, WeightLookup, extract_features
+from skeleton.wisdom.features import PageTerms, WeightLookup, features_of
 from skeleton.wisdom.merging import condense, expand
 from skeleton.wisdom.mib import k_mib
-from skeleton.wisdom.tokens import Tokenizer, tokenize
+from skeleton.wisdom.page import PageText, paused_gc, scan_page
+from skeleton.wisdom.tokens import Tokenizer
 
 __all__ = ["Block", "InformativeStructure", "informative_blocks", "blocks_of_kind"]
 
@@ -65,6 +66,15 @@ class InformativeStructure:
         return {"url": self.url, "toc": [b.to_dict() for b in self.toc],
                 "article": [b.to_dict() for b in self.article]}
 
+    def rows(self) -> list[dict]:
+        """The blocks as the crawl's items carry them: TOC blocks then article
+        blocks, each ``{"kind", "xpath", "anchors" (TOC) or "text_length"
+        (article), "score"}``."""
+        return ([{"kind": b.kind, "xpath": b.xpath, "anchors": b.anchors, "score": b.score}
+                 for b in self.toc]
+                + [{"kind": b.kind, "xpath": b.xpath, "text_length": b.text_length,
+                    "score": b.score} for b in self.article])
+
     def __bool__(self) -> bool:
         return bool(self.toc or self.article)
 
@@ -93,21 +103,28 @@ def blocks_of_kind(tree: CoverageTree, kind: str, params: WisdomParams) -> list[
 def informative_blocks(root: etree._Element | etree._ElementTree | None, url: str,
                        weight: WeightLookup | None, page_terms: PageTerms | None = None,
                        params: WisdomParams = WisdomParams(),
-                       tokenizer: Tokenizer = tokenize) -> InformativeStructure:
+                       tokenizer: Tokenizer | None = None,
+                       text: PageText | None = None) -> InformativeStructure:
     """The informative structure (TOC and article blocks) of the page ``root``.
 
     ``weight`` maps a term to W = 1 - EN (a mapping or a callable; unknown terms
     get :data:`~skeleton.wisdom.features.UNKNOWN_WEIGHT`). ``page_terms(url)``
     gives the terms of a linked page for API, or ``None`` if unknown (see
     ``params.missing_page``). ``url`` is the page's own URL, used to resolve links.
+    ``tokenizer``: ``None`` for the default terms (:mod:`skeleton.wisdom.tokens`).
+    ``text``: the page's :func:`~skeleton.wisdom.page.scan_page` pass if already
+    made (then ``tokenizer`` is not used).
     """
     structure = InformativeStructure(url=url)
     if isinstance(root, etree._ElementTree):
         root = root.getroot()
     if root is None:
         return structure
-    nodes = extract_features(root, url, weight, page_terms, tokenizer, params.missing_page)
-    tree = build_coverage_tree(nodes)
-    structure.toc = blocks_of_kind(tree, TOC, params)
-    structure.article = blocks_of_kind(tree, ARTICLE, params)
+    with paused_gc():
+        if text is None:
+            text = scan_page(root, tokenizer)
+        nodes = features_of(text, url, weight, page_terms, params.missing_page)
+        tree = build_coverage_tree(nodes)
+        structure.toc = blocks_of_kind(tree, TOC, params)
+        structure.article = blocks_of_kind(tree, ARTICLE, params)
     return structure

@@ -1,0 +1,117 @@
+"""``scrapy informative``: every crawled page's WISDOM blocks, recomputed with the
+crawl's final term entropies (the second pass of issue 3).
+
+In the crawl, a page's blocks use the weights known when it arrived (early pages
+see few pages' statistics). This command reads what the crawl kept in Redis: the
+pages' bodies (``:page_html``, ``SKELETON_KEEP_PAGES``), the term statistics
+(``:entropy``, with n = the pages counted) and the pages' terms (``:page_terms``,
+for API), reparses each kept page and writes one JSON line per page, in URL order:
+``{"url", "blocks": [...]}`` with the blocks as the items carry them. Linked pages
+the crawl never counted fall back to ``SKELETON_WISDOM_MISSING_PAGE``; a crawl run
+without the entropy middleware uses ``SKELETON_WISDOM_DEFAULT_WEIGHT`` for every
+term. Use the crawl's stop-word settings (``SKELETON_ENTROPY_LANGUAGE`` ...), since
+terms are cut again from the kept pages.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from skeleton.commands.tree import _pick_crawl, _text
+from skeleton.entropy.statistics import weight
+from skeleton.entropy.terms import unpack_counts
+from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
+from skeleton.middlewares.informative import DEFAULT_WEIGHT, unpack_page
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.sew.dom import parse_html
+from skeleton.wisdom import WisdomParams, informative_blocks
+from skeleton.wisdom.features import MISSING_PAGE_POLICIES
+from skeleton.wisdom.page import scan_page
+
+__all__ = ["Command", "final_blocks"]
+
+BATCH = 64
+
+
+def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: WisdomParams,
+                 default_weight: float = DEFAULT_WEIGHT) -> Iterator[dict[str, Any]]:
+    """``{"url", "blocks"}`` of every kept page of the crawl, in URL order, with
+    the final weights W = 1 - EN over all the pages counted."""
+    store = EntropyStore(server, keys, keep_page_terms=False)
+    n = store.page_count()
+    weights = {term: weight(stats, n) for term, stats in store.scan()} if n else None
+    linked = {_text(url): frozenset(unpack_counts(blob))
+              for url, blob in server.hscan_iter(keys.page_terms, count=1000)}
+    urls = sorted(_text(url) for url in server.hkeys(keys.page_html))
+    for start in range(0, len(urls), BATCH):
+        batch = urls[start:start + BATCH]
+        for url, blob in zip(batch, server.hmget(keys.page_html, batch)):
+            kept = unpack_page(blob)
+            if kept is None:
+                continue
+            body, final, encoding = kept
+            root = parse_html(body, encoding)
+            text = scan_page(root, stop=stop)
+            lookup = weights if weights is not None else dict.fromkeys(text.terms(), default_weight)
+            structure = informative_blocks(root, final, lookup, linked.get, params, text=text)
+            yield {"url": url, "blocks": structure.rows()}
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    default_settings = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "[--crawl ID] [-o FILE]"
+
+    def short_desc(self) -> str:
+        return "Recompute every crawled page's informative blocks with the final entropies"
+
+    def long_desc(self) -> str:
+        return ("Recompute the WISDOM TOC and article blocks of every page a crawl kept (the "
+                "only or most recently started crawl unless --crawl is given) with the "
+                "crawl's final term entropies; write JSON lines {\"url\", \"blocks\"}.")
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
+        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        assert self.settings is not None
+        settings = self.settings
+        missing = settings.get("SKELETON_WISDOM_MISSING_PAGE") or "anchor"
+        if missing not in MISSING_PAGE_POLICIES:
+            raise UsageError(f"SKELETON_WISDOM_MISSING_PAGE must be one of {MISSING_PAGE_POLICIES}")
+        try:
+            stop = configured_stop_words(settings)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        params = WisdomParams(missing_page=missing)
+        default = min(1.0, max(0.0, settings.getfloat("SKELETON_WISDOM_DEFAULT_WEIGHT", DEFAULT_WEIGHT)))
+        server = connect(settings)
+        try:
+            crawl = _pick_crawl(server, opts.crawl)
+            keys = CrawlKeys(crawl)
+            if not server.hlen(keys.page_html):
+                raise UsageError(f"crawl {crawl!r} kept no pages: crawl with SKELETON_KEEP_PAGES=True")
+            out: IO[str] = (Path(opts.output).open("w", encoding="utf-8") if opts.output
+                            else sys.stdout)
+            try:
+                for row in final_blocks(server, keys, stop, params, default):
+                    out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            finally:
+                if out is not sys.stdout:
+                    out.close()
+        finally:
+            server.close()

@@ -1,0 +1,74 @@
+"""One parse and one text pass per response, shared by the middlewares and the spider.
+
+The first component that needs the page's tree calls :func:`shared_page`: it parses
+the body once (:func:`skeleton.sew.dom.parse_html`, counted in the crawl stat
+``skeleton/parse/pages``) and keeps the result on ``response.meta[META_PAGE]`` (key
+``"skeleton_page"``), a :class:`SharedPage`; later callers for the same response get
+the same object. :func:`page_text` adds the page's one text pass
+(:func:`skeleton.wisdom.page.scan_page`) for a stop-word list, so the entropy
+middleware's term counts and WISDOM's per-node terms come from one tokenization.
+The entropy middleware also leaves there the weights W of the page's terms that
+its Redis update returned (``SharedPage.weights``), which WISDOM uses.
+
+The object lives as long as the response: requests built from the response do not
+copy it (the spider writes each request's meta explicitly).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+from w3lib.encoding import http_content_type_encoding
+
+from skeleton.sew.dom import parse_html
+from skeleton.wisdom.page import PageText, scan_page
+
+__all__ = ["META_PAGE", "PARSE_STAT", "SharedPage", "shared_page", "page_text", "declared_encoding"]
+
+META_PAGE = "skeleton_page"
+PARSE_STAT = "skeleton/parse/pages"
+
+
+@dataclass(slots=True)
+class SharedPage:
+    """A response's parsed tree, its text pass and the weights of its terms."""
+
+    root: etree._Element | None
+    encoding: str | None = None
+    text: PageText | None = None
+    stop: frozenset[str] | None = None
+    weights: dict[str, float] | None = None
+
+
+def declared_encoding(response: Any) -> str | None:
+    """The encoding the HTTP ``Content-Type`` header declares, if any."""
+    content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
+    return http_content_type_encoding(content_type)
+
+
+def shared_page(response: Any, stats: Any = None) -> SharedPage:
+    """The response's :class:`SharedPage`, parsing the body on the first call only."""
+    try:
+        meta = response.meta
+    except AttributeError:  # a response tied to no request: nothing to share
+        meta = None
+    page = meta.get(META_PAGE) if meta is not None else None
+    if isinstance(page, SharedPage):
+        return page
+    encoding = declared_encoding(response)
+    page = SharedPage(parse_html(response.body, encoding), encoding)
+    if stats is not None:
+        stats.inc_value(PARSE_STAT)
+    if meta is not None:
+        meta[META_PAGE] = page
+    return page
+
+
+def page_text(page: SharedPage, stop: frozenset[str]) -> PageText:
+    """The page's text pass with the ``stop`` words (made once per stop-word list)."""
+    if page.text is None or page.stop != stop:
+        page.text = scan_page(page.root, stop=stop)
+        page.stop = stop
+        page.weights = None
+    return page.text

@@ -1,0 +1,140 @@
+"""WISDOM blocks in the crawl and ``scrapy informative``, against the embedded Redis:
+items carry blocks pointing at the right elements, each page is parsed once, the
+setting turns blocks off, and the second pass uses the final entropies."""
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+import pytest_twisted
+from helpers import FIXTURES, crawl_in_process, project_settings, run_scrapy
+
+from skeleton.middlewares.informative import pack_page, unpack_page
+from skeleton.sew.dom import parse_html
+from skeleton.wisdom import WisdomParams, informative_blocks
+from skeleton.wisdom.batch_entropy import batch_weights
+from skeleton.wisdom.page import scan_page
+
+SITE = FIXTURES / "tinysite"
+#: One in-order fetch at a time: the weights each page sees do not depend on timing.
+SERIAL = {"CONCURRENT_REQUESTS": 1}
+
+
+def html_items(items: list[dict]) -> list[dict]:
+    return [i for i in items if i["reason"] is None]
+
+
+def test_kept_pages_round_trip_and_bad_blobs() -> None:
+    body = "<p>café</p>".encode("latin-1")
+    assert unpack_page(pack_page(body, "http://h/a", "latin-1")) == (body, "http://h/a", "latin-1")
+    assert unpack_page(pack_page(b"", "http://h/b", None)) == (b"", "http://h/b", None)
+    for bad in (None, b"", b"not zlib", pack_page(b"x", "u", None)[:-3], 42):
+        assert unpack_page(bad) is None
+
+
+@pytest_twisted.inlineCallbacks
+def test_items_carry_blocks_and_each_page_is_parsed_once(serve, redis_settings) -> None:
+    base = serve(SITE)
+    crawl = f"blocks-{uuid.uuid4().hex[:8]}"
+    stats, items = yield crawl_in_process(project_settings({**redis_settings, **SERIAL}),
+                                          base=f"{base}index.html", mode="bfs", crawl=crawl)
+    html = html_items(items)
+    assert stats["finish_reason"] == "finished" and len(html) == 15
+    # the entropy middleware, WISDOM and the spider share one parse per HTML page
+    assert stats["skeleton/parse/pages"] == len(html) == stats["skeleton/wisdom/pages"]
+    assert all("blocks" in i for i in items)
+    assert all(i["blocks"] == [] for i in items if i["reason"] == "non_html")
+    assert all(i["blocks"] for i in html)
+    guides = next(i for i in items if i["url"] == f"{base}guides/index.html")
+    # the list of five guides is the TOC block, the content div the article block
+    assert [(b["kind"], b["xpath"]) for b in guides["blocks"]] == [
+        ("toc", "/html/body/div/ul"), ("article", "/html/body/div")]
+    toc, article = guides["blocks"]
+    assert set(toc) == {"kind", "xpath", "anchors", "score"} and toc["anchors"] == 5
+    assert set(article) == {"kind", "xpath", "text_length", "score"}
+    root = parse_html((SITE / "guides" / "index.html").read_bytes())
+    assert root.getroottree().xpath(toc["xpath"])[0].get("class") == "articles"
+    assert root.getroottree().xpath(article["xpath"])[0].get("id") == "content"
+    assert stats["skeleton/wisdom/pages_kept"] == len(html)
+    assert stats["skeleton/wisdom/toc_blocks"] + stats["skeleton/wisdom/article_blocks"] == \
+        sum(len(i["blocks"]) for i in html)
+
+
+@pytest_twisted.inlineCallbacks
+def test_wisdom_off_gives_no_blocks_and_still_one_parse(serve, redis_settings) -> None:
+    base = serve(SITE)
+    settings = project_settings({**redis_settings, "SKELETON_WISDOM_ENABLED": False})
+    stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
+                                          crawl=f"noblocks-{uuid.uuid4().hex[:8]}")
+    assert items and not any("blocks" in i for i in items)
+    assert not any(k.startswith("skeleton/wisdom/") for k in stats)
+    assert stats["skeleton/parse/pages"] == len(html_items(items))
+
+
+@pytest_twisted.inlineCallbacks
+def test_wisdom_without_entropy_uses_the_default_weight(serve, redis_settings) -> None:
+    base = serve(SITE)
+    settings = project_settings({**redis_settings, **SERIAL, "SKELETON_ENTROPY_ENABLED": False})
+    stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
+                                          crawl=f"noentropy-{uuid.uuid4().hex[:8]}")
+    html = html_items(items)
+    assert stats["skeleton/parse/pages"] == len(html) and all(i["blocks"] for i in html)
+    assert "skeleton/entropy/pages" not in stats
+    guides = next(i for i in items if i["url"] == f"{base}guides/index.html")
+    # every term weighs SKELETON_WISDOM_DEFAULT_WEIGHT: the list of guides is still
+    # found, but the menu and the footer links can no longer be told from it
+    assert [(b["kind"], b["xpath"]) for b in guides["blocks"]] == [
+        ("toc", "/html/body/nav"), ("toc", "/html/body/div/ul"), ("toc", "/html/body/footer"),
+        ("article", "/html/body/div"), ("article", "/html/body/footer")]
+
+
+def direct_final_blocks(base: str) -> dict[str, list[dict]]:
+    """Every tinysite page's blocks recomputed from the files, with batch weights
+    over all pages and the pages' own terms for API (no Redis)."""
+    pages = {base + p.relative_to(SITE).as_posix(): p for p in sorted(SITE.glob("**/*.html"))}
+    roots = {url: parse_html(path.read_bytes()) for url, path in pages.items()}
+    texts = {url: scan_page(root) for url, root in roots.items()}
+    counts = {url: text.counts() for url, text in texts.items()}
+    weights = batch_weights(counts.values())
+    return {url: informative_blocks(roots[url], url, weights, counts.get, WisdomParams(),
+                                    text=texts[url]).rows() for url in pages}
+
+
+def same_blocks(a: list[dict], b: list[dict]) -> bool:
+    if [{k: v for k, v in x.items() if k != "score"} for x in a] != \
+            [{k: v for k, v in x.items() if k != "score"} for x in b]:
+        return False
+    return all(x["score"] == pytest.approx(y["score"], rel=1e-9, abs=1e-6) for x, y in zip(a, b))
+
+
+@pytest_twisted.inlineCallbacks
+def test_scrapy_informative_recomputes_with_the_final_entropies(
+        serve, redis_settings, tmp_path: Path) -> None:
+    base = serve(SITE)
+    crawl = f"final-{uuid.uuid4().hex[:8]}"
+    _, items = yield crawl_in_process(project_settings({**redis_settings, **SERIAL}),
+                                      base=f"{base}index.html", mode="bfs", crawl=crawl)
+    in_crawl = {i["url"]: i["blocks"] for i in html_items(items)}
+    done = run_scrapy(["informative", "--crawl", crawl, "-o", "final.jsonl",
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [json.loads(line) for line in (tmp_path / "final.jsonl").read_text("utf-8").splitlines()]
+    final = {r["url"]: r["blocks"] for r in rows}
+    assert [r["url"] for r in rows] == sorted(in_crawl) and all(final.values())
+    expected = direct_final_blocks(base)
+    for url, blocks in final.items():
+        assert same_blocks(blocks, expected[url]), url
+    # the first page was processed with one page's statistics (every W = 1): the
+    # whole body looked like a TOC; with the final entropies it does not
+    assert in_crawl[f"{base}index.html"][0]["xpath"] == "/html/body"
+    assert final[f"{base}index.html"] != in_crawl[f"{base}index.html"]
+    assert [b["xpath"] for b in final[f"{base}guides/index.html"]] == [
+        "/html/body/div/ul", "/html/body/div"]
+
+
+def test_scrapy_informative_without_kept_pages(tmp_path: Path, redis_settings) -> None:
+    done = run_scrapy(["informative", "--crawl", "never-crawled",
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode != 0 and "no crawl 'never-crawled'" in done.stderr
