@@ -21,9 +21,9 @@ def test_template_spider_finds_the_3_cs(serve, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
     [item] = json.loads((tmp_path / "cs.json").read_text("utf-8"))
-    assert [u[len(base):] for u in item["pages"]] == ["contact.html", "privacy.html", "news/index.html"]
+    assert [u[len(base):] for u in item["pages"]] == ["contact.html", "privacy.html", "news/"]
     assert item["loaded"] == 5 and item["complete"] and item["size"] == 3 and item["n"] == 3
-    assert base + "products/index.html" in item["menu"]
+    assert base + "products/" in item["menu"]
     assert "'template/loaded': 5" in done.stderr
     assert not (tmp_path / ".skeleton-data").exists()  # no Redis
 
