@@ -10,14 +10,15 @@ first worker's start request is leased), so start-up is not measured.
 
 Figures per run: pages per second from the site's opening to the last new page
 record; the time from the opening to the last worker's exit (adds completion
-detection and shutdown); Redis commands per page from INFO commandstats (before
+detection and shutdown), and each worker's decision to close ('Closing spider'
+in its log) after the last page; Redis commands per page from INFO commandstats (before
 the opening, after the last exit, minus the benchmark's own polling; commands
 run inside Lua scripts count); worker CPU per page after start-up; the load
 average. ``--repeat`` runs every worker count that many times, interleaved, and
 reports medians.
 
     python benchmarks/throughput.py [--workers 1 2 4] [--delay 50] [--concurrency 4]
-        [--repeat 3] [--articles 7] [--out FILE]
+        [--repeat 3] [--articles 7] [-s NAME=VALUE] [--out FILE]
 """
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from benchmarks.bench_site import Shape, build_site, serve  # noqa: E402
+
+#: Worker log lines carry milliseconds, to time each worker's decision to close.
+LOG_DATEFORMAT = "%Y-%m-%d %H:%M:%S"
+LOG_FORMAT = "%(asctime)s.%(msecs)03d [%(name)s] %(levelname)s: %(message)s"
 
 
 class Monitor:
@@ -85,6 +90,16 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _closing(log: Path) -> float | None:
+    """Wall-clock time at which the worker decided to close ('Closing spider')."""
+    match = re.search(r"^(\S+ \S+) \[scrapy\.core\.engine\] INFO: Closing spider",
+                      log.read_text(errors="replace"), re.M)
+    if match is None:
+        return None
+    stamp, millis = match.group(1).rsplit(".", 1)
+    return time.mktime(time.strptime(stamp, LOG_DATEFORMAT)) + int(millis) / 1000
+
+
 def _scraped(log: Path) -> int | None:
     match = re.search(r"'item_scraped_count': (\d+)", log.read_text(errors="replace"))
     return int(match.group(1)) if match else None
@@ -103,7 +118,9 @@ def run(workers: int, base: str, redis_url: str, work: Path, gate: threading.Eve
     args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base={base}index.html",
             "-a", f"crawl={crawl}", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
             "-s", f"CONCURRENT_REQUESTS={opts.concurrency}",
-            "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={opts.concurrency}", "-s", "LOG_LEVEL=INFO"]
+            "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={opts.concurrency}", "-s", "LOG_LEVEL=INFO",
+            "-s", f"LOG_FORMAT={LOG_FORMAT}", "-s", f"LOG_DATEFORMAT={LOG_DATEFORMAT}",
+            *[arg for setting in opts.set for arg in ("-s", setting)]]
     gate.clear()
     load_before = os.getloadavg()
     logs = [work / f"{crawl}-{i}.log" for i in range(workers)]
@@ -116,7 +133,7 @@ def run(workers: int, base: str, redis_url: str, work: Path, gate: threading.Eve
     children_before = _children_cpu()
     startup_cpu = _cpu(procs)
     before = monitor.commandstats()
-    started = time.monotonic()
+    started, started_wall = time.monotonic(), time.time()
     gate.set()
     last = started
     count = previous = 0
@@ -146,6 +163,8 @@ def run(workers: int, base: str, redis_url: str, work: Path, gate: threading.Eve
         "window_s": round(window, 2),
         "pages_per_s": round(count / window, 1) if window > 0 else None,
         "last_exit_s": round(max(exits.values()), 2) if exits else None,
+        "closing_after_last_page_s": sorted(round(t - started_wall - window, 2) for t in
+                                            filter(None, map(_closing, logs))),
         "exit_after_last_page_s": sorted(round(t - window, 2) for t in exits.values()),
         "pages_per_worker": [_scraped(log) for log in logs],
         "redis_commands_per_page": round(total / count, 2) if count else None,
@@ -188,6 +207,7 @@ def summarize(results: list[dict[str, Any]], opts: argparse.Namespace,
     return {"site_pages": site_pages, "shape": vars(Shape(opts.sections, opts.categories,
                                                           opts.articles)),
             "delay_ms": opts.delay, "concurrency": opts.concurrency, "repeat": opts.repeat,
+            "settings": opts.set,
             "cpus": os.cpu_count(), "median": medians, "runs": results}
 
 
@@ -201,6 +221,8 @@ def main() -> None:
     parser.add_argument("--categories", type=int, default=7)
     parser.add_argument("--articles", type=int, default=7)
     parser.add_argument("--timeout", type=float, default=600.0, help="limit per run, seconds")
+    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="another Scrapy setting for the workers")
     parser.add_argument("--out", help="write the results as JSON to this file")
     opts = parser.parse_args()
     from services import redis_server
