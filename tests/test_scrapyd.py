@@ -145,12 +145,15 @@ def test_scrapyd_runs_a_deployed_crawl(work: Path, deployed: Scrapyd, site: str,
     deployed.wait(PROJECT, jobid, timeout=180)
     log = job_log(work, jobid)
     assert "'finish_reason': 'finished'" in log and "Traceback" not in log, log[-3000:]
-    # the job ran the deployed egg, not this checkout
+    # the job ran the deployed egg, not this checkout, with the leased queue
     assert str(ROOT) not in log
+    assert "joined crawl tiny-once" in log and "crawl tiny-once complete" in log
     assert crawl_tree(redis_url, "tiny-once") == expected_tree("tinysite.tree.json", site)
     client = redis.Redis.from_url(redis_url, socket_timeout=10)
     try:
         assert client.hget("skeleton:tiny-once:meta", "finish_reason") == b"finished"
+        assert client.zcard("skeleton:tiny-once:leases") == client.zcard(
+            "skeleton:tiny-once:workers") == 0
     finally:
         client.close()
 
