@@ -81,8 +81,14 @@ def _cpu(procs: list[subprocess.Popen]) -> float:
     """CPU seconds (user + system) the running workers have used so far."""
     import psutil
 
-    times = [psutil.Process(p.pid).cpu_times() for p in procs]
-    return sum(t.user + t.system for t in times)
+    total = 0.0
+    for proc in procs:
+        try:
+            times = psutil.Process(proc.pid).cpu_times()
+        except psutil.Error:  # exited already (a failed start): nothing to subtract
+            continue
+        total += times.user + times.system
+    return total
 
 
 def _children_cpu() -> float:
