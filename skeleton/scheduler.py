@@ -22,8 +22,10 @@ What changes from scrapy-redis 0.9.1:
   renews its leases and requeues expired ones;
 - every ``SKELETON_POLL_INTERVAL`` seconds (1) a worker whose engine may be
   waiting (Scrapy polls a scheduler that has nothing to give every 5 s) is
-  woken if other workers queued requests: a marker request passed to
-  ``engine.crawl()``, which this scheduler drops, makes the engine ask for work;
+  woken if other workers queued requests, or if the crawl looks complete (so an
+  idle worker exits within the interval): a marker request passed to
+  ``engine.crawl()``, which this scheduler drops, makes the engine ask for work
+  and, if it has none, run its idle check;
 - Redis errors left after the client's retries stop the crawl
   (:mod:`skeleton.outage`).
 """
@@ -154,7 +156,7 @@ class Scheduler(scheduler.Scheduler):
         connect_signal(self._on_idle, signal=signals.spider_idle)
         self.beat = LoopingCall(self._heartbeat)
         self.beat.start(self.beat_every, now=False)
-        self.poll = LoopingCall(self._wake_if_queued)
+        self.poll = LoopingCall(self._poll)
         self.poll.start(self.poll_every, now=False)
 
     def close(self, reason: str) -> None:
@@ -257,17 +259,20 @@ class Scheduler(scheduler.Scheduler):
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "sending the worker heartbeat")
 
-    def _wake_if_queued(self) -> None:
+    def _poll(self) -> None:
+        """Wake the engine if requests are queued or if nothing is queued or leased
+        anywhere (then the engine, if idle, runs :meth:`_on_idle` at once)."""
         engine = self.crawler.engine
         if outage.is_down(self.crawler) or not self.crawler.crawling or engine is None \
                 or engine.spider is None:
             return
         try:
             queued = len(self.queue)
+            complete = not queued and not self.queue.in_flight()
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "polling the queue")
             return
-        if queued:
+        if queued or complete:
             engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
                                  else "http://localhost/", meta={WAKE_META: True}))
 

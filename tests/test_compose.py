@@ -55,6 +55,35 @@ def test_worker_can_be_scaled(compose: dict[str, Any]) -> None:
     assert worker["depends_on"]["redis"]["condition"] == "service_healthy"
 
 
+def test_worker_arguments_and_settings_are_known(compose: dict[str, Any]) -> None:
+    """Every ``-a NAME=`` of the worker is a spider argument and every ``-s NAME=``
+    or environment variable a setting the project or Scrapy knows; none of them
+    deletes keys shared with the other workers."""
+    import inspect
+
+    from scrapy.settings import Settings
+
+    from skeleton import settings as project
+    from skeleton.scheduler import check_settings
+    from skeleton.spiders.skeleton import SkeletonSpider
+
+    command = compose["services"]["worker"]["command"]
+    pairs = list(zip(command[3::2], command[4::2]))
+    assert all(flag in ("-a", "-s") for flag, _ in pairs) and len(command) % 2 == 1
+    spider_args = set(inspect.signature(SkeletonSpider.__init__).parameters)
+    known = set(Settings().attributes) | {k for k in vars(project) if k.isupper()}
+    job = {}
+    for flag, value in pairs:
+        name = value.split("=", 1)[0]
+        assert name in (spider_args if flag == "-a" else known), value
+        if flag == "-s":
+            job[name] = value.split("=", 1)[1]
+    for service in ("worker", "scrapyd"):
+        assert set(compose["services"][service]["environment"]) <= known | {
+            "SCRAPYD_USERNAME", "SCRAPYD_PASSWORD"}
+    check_settings(Settings(job))
+
+
 def test_redis_and_scrapyd_have_healthchecks(compose: dict[str, Any]) -> None:
     redis, scrapyd = compose["services"]["redis"], compose["services"]["scrapyd"]
     assert redis["image"].startswith("redis:")

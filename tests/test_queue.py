@@ -1,5 +1,6 @@
 """The leased queue on a real (embedded) Redis: FIFO leases, acks, continuations,
-expiry and requeue by another worker, malformed entries; refused settings."""
+expiry and requeue by another worker, malformed entries, what `scrapy status` reads
+from the lease and worker keys of a running crawl; refused settings."""
 from __future__ import annotations
 
 import time
@@ -86,6 +87,37 @@ def test_heartbeat_renews_leases_and_close_puts_them_back(fresh) -> None:
         assert queue.requeue_expired() == 0
     assert queue.release() == 1 and queue.in_flight() == 0
     assert queue.pop().url == held.url
+
+
+def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_settings) -> None:
+    from skeleton.commands.status import crawl_status
+    from skeleton.redis_keys import CRAWLS
+
+    one, two = fresh("q-status"), make_queue(redis_client, "q-status")
+    keys = one.keys
+    redis_client.sadd(CRAWLS, "q-status")
+    seconds, micros = redis_client.time()
+    # a worker whose last heartbeat is older than a lease time is not alive
+    redis_client.zadd(keys.workers, {"gone": seconds * 1000 + micros // 1000 - 120_000})
+    one.heartbeat(), two.heartbeat()
+    for request in urls(3):
+        one.push(request, ["set", request.url])
+    one.pop(), two.pop()
+    settings = Settings({**redis_settings, "SKELETON_LEASE_TIMEOUT": 60})
+    status = crawl_status(settings, "q-status")
+    assert status["state"] == "running" and status["workers alive"] == 2
+    assert status["queued"] == 1 and status["in flight"] == 2
+    assert status["dupefilter"] == "3 fingerprints"
+    one.release(), two.release()
+    one.retire(), two.retire()
+    status = crawl_status(settings, "q-status")
+    assert status["state"] == "interrupted (no worker alive)" and status["workers alive"] == 0
+    assert status["queued"] == 3 and status["in flight"] == 0
+    redis_client.hset(keys.meta, "finish_reason", "finished")
+    try:
+        assert crawl_status(settings, "q-status")["state"] == "finished"
+    finally:
+        redis_client.srem(CRAWLS, "q-status")
 
 
 def test_malformed_entries_are_dropped_and_counted(fresh, redis_client) -> None:

@@ -20,6 +20,7 @@ from helpers import ROOT, QuietHandler, scrapy_env
 from services import FIXTURES, clean_env, expected_tree, redis_server, scrapyd_server
 
 from skeleton.commands.tree import load_crawl_tree
+from skeleton.entropy.terms import stop_words
 from skeleton.recrawl import Scrapyd, ScrapydError, crawl_id
 from skeleton.redis_keys import CRAWLS
 
@@ -92,18 +93,26 @@ def test_the_egg_holds_the_model_and_runs_from_a_zip(work: Path) -> None:
     with zipfile.ZipFile(egg) as archive:
         names = set(archive.namelist())
         entry_points = archive.read("EGG-INFO/entry_points.txt").decode()
-    assert "skeleton/models/default.json" in names
+    # every data file of the package is in the egg (the model, the stop-word lists)
+    data = {path.relative_to(ROOT).as_posix() for path in (ROOT / "skeleton").rglob("*")
+            if path.is_file() and path.suffix not in (".py", ".pyc")}
+    assert {"skeleton/models/default.json", "skeleton/entropy/stopwords/en.txt"} <= data
+    assert data <= names, data - names
     assert "skeleton/settings.py" in names and "skeleton/commands/crawl.py" in names
     assert not any(name.startswith(("tests/", "benchmarks/")) for name in names)
     assert "settings = skeleton.settings" in entry_points
-    # Imported from the zip alone, the package finds its default model.
+    # Imported from the zip alone, the package finds its default model and the
+    # shipped English stop words (not the larger list of the stop-words package).
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import skeleton; "
             "from skeleton.sew.model import load_model; m = load_model(); "
-            "print(skeleton.__file__); print(m.tau)")
+            "from skeleton.entropy.terms import stop_words; "
+            "print(skeleton.__file__); print(m.tau); print(sorted(stop_words('en')))")
     run = subprocess.run([sys.executable, "-c", code, str(egg)], cwd=work, env=clean_env(),
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert run.stdout.splitlines()[0].startswith(str(egg) + "/")
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(str(egg) + "/")
+    assert lines[2] == str(sorted(stop_words("en")))
 
 
 @pytest.fixture(scope="module")
@@ -136,12 +145,15 @@ def test_scrapyd_runs_a_deployed_crawl(work: Path, deployed: Scrapyd, site: str,
     deployed.wait(PROJECT, jobid, timeout=180)
     log = job_log(work, jobid)
     assert "'finish_reason': 'finished'" in log and "Traceback" not in log, log[-3000:]
-    # the job ran the deployed egg, not this checkout
+    # the job ran the deployed egg, not this checkout, with the leased queue
     assert str(ROOT) not in log
+    assert "joined crawl tiny-once" in log and "crawl tiny-once complete" in log
     assert crawl_tree(redis_url, "tiny-once") == expected_tree("tinysite.tree.json", site)
     client = redis.Redis.from_url(redis_url, socket_timeout=10)
     try:
         assert client.hget("skeleton:tiny-once:meta", "finish_reason") == b"finished"
+        assert client.zcard("skeleton:tiny-once:leases") == client.zcard(
+            "skeleton:tiny-once:workers") == 0
     finally:
         client.close()
 

@@ -204,6 +204,9 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
         for page_url, page in stored.items():  # every stored page has its edges with it
             for link in page["nav_links"]:
                 assert link["url"] in edges or link["url"] in (root, page_url)
+        # and its entropy update: the middleware counts a page before the spider sees it
+        counted = {m.decode() for m in client.smembers(keys.entropy_pages)}
+        assert set(stored) <= counted
         assert client.hget(keys.meta, "finish_reason") is None  # not marked finished
         # a worker started later resumes the crawl: nothing was lost
         done = run_scrapy(crawl_args(base, "outage", "bfs"), tmp_path, REDIS_URL=url)

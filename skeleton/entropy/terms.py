@@ -25,7 +25,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 __all__ = ["DEFAULT_LANGUAGE", "MIN_TERM_LENGTH", "MAX_TERM_LENGTH", "MAX_PAGE_TERMS",
@@ -43,7 +43,6 @@ SKIPPED_TAGS = frozenset({"script", "style", "template"})
 #: A packed page-terms blob larger than this (decompressed) is refused.
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 
-_STOP_WORDS_DIR = Path(__file__).resolve().parent / "stopwords"
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 #: A run of word characters that are neither '_' nor CJK; a CJK run.
 _WORD = re.compile(rf"[^\W_{_CJK}]+")
@@ -62,7 +61,9 @@ def stop_words(language: str = DEFAULT_LANGUAGE) -> frozenset[str]:
     """The stop words of ``language`` (ISO 639-1 code or English name), lower-cased.
     Raises ``ValueError`` for a language with no known list."""
     name = (language or "").strip().lower()
-    shipped = _STOP_WORDS_DIR / f"{_SHIPPED_ALIASES.get(name, name)}.txt"
+    # a package resource, so that the list is found inside a zipped egg (Scrapyd) too
+    file_name = f"{_SHIPPED_ALIASES.get(name, name)}.txt"
+    shipped = resources.files("skeleton.entropy").joinpath("stopwords", file_name)
     if name.isalpha() and shipped.is_file():
         lines = shipped.read_text("utf-8").splitlines()
         return frozenset(w.strip().lower() for w in lines if w.strip() and not w.startswith("#"))
