@@ -26,9 +26,10 @@ def corpus_sites() -> list[CorpusSite]:
 
 
 def fixture_sites() -> list[CorpusSite]:
+    """The labelled sites of ``tests/sites`` and the integration tests' ``tinysite``."""
     out = []
-    for truth in sorted(FIXTURES.glob("*.truth.json")):
+    for truth in sorted([*FIXTURES.glob("*.truth.json"), FIXTURES.parent / "fixtures" / "tinysite.truth.json"]):
         name = truth.name.split(".")[0]
-        out.append(CorpusSite(name, truth, FIXTURES / name, "http://127.0.0.1:8000/index.html",
+        out.append(CorpusSite(name, truth, truth.parent / name, "http://127.0.0.1:8000/index.html",
                               "http://127.0.0.1:8000/"))
     return out

@@ -43,7 +43,7 @@ def main() -> None:
         rows.append((cs.name, e["all"].f1, e["1"].f1, p["all"].f1, len(pages) / (len(truth) + 1)))
         print(f"{cs.name:18} edgeF1 {e['all'].f1:.3f} (P {e['all'].precision:.3f} R {e['all'].recall:.3f})"
               f" L1 {e['1'].f1:.3f} pageF1 {p['all'].f1:.3f} fetched/true {rows[-1][4]:.2f}"
-              f" tau={model.tau}/{model.tau_best} accept={model.accept} z={model.disdiff_z}", flush=True)
+              f" tau={model.tau} accept={model.accept} z={model.disdiff_z}", flush=True)
 
 
 if __name__ == "__main__":

@@ -42,11 +42,6 @@ class SEWModel:
     #: best one), "nested" (the best one and the candidates nested inside accepted
     #: ones: the deeper levels of a table of contents) or "all"
     accept: str = "nested"
-    #: minimum PROB(c) for the page's best candidate (None: ``tau``). With the
-    #: "nested" and "all" rules, tau keeps out the page's other lists, and a
-    #: lower threshold for the single best candidate keeps a plain menu
-    #: accepted where that would reject it
-    tau_best: float | None = None
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -50,9 +50,7 @@ def select(scores: Sequence[float], model: SEWModel,
            candidates: Sequence[Sequence[LinkNode]] = ()) -> list[int]:
     """Indices of the accepted candidates, given their ``log c``.
 
-    SEW accepts the best candidate when its PROB reaches tau (Figure 3; here
-    ``tau_best`` when the model sets it, a threshold for the best candidate
-    alone, no higher than tau). The
+    SEW accepts the best candidate when its PROB reaches tau (Figure 3). The
     model's ``accept`` rule may add the passing candidates nested inside accepted
     ones ("nested"), or every passing candidate ("all"). With every rule, the
     levels that enclose an accepted set are accepted too: when the sections of a
@@ -60,11 +58,10 @@ def select(scores: Sequence[float], model: SEWModel,
     if not scores:
         return []
     probs = [prob(s, model.mu_c, model.sigma_c) for s in scores]
-    best = max(range(len(scores)), key=scores.__getitem__)
-    tau_best = model.tau if model.tau_best is None else min(model.tau_best, model.tau)
-    if probs[best] < tau_best:
+    passing = [i for i, p in enumerate(probs) if p >= model.tau]
+    if not passing:
         return []
-    passing = [i for i, p in enumerate(probs) if p >= model.tau or i == best]
+    best = max(passing, key=scores.__getitem__)
     chosen = set(passing) if model.accept == "all" else {best}
     by_depth = sorted(range(len(candidates)), key=lambda i: candidates[i][0].depth)
     grown = True

@@ -34,14 +34,11 @@ from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "page_samples",
-           "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU",
-           "GRID_TAU_BEST_DROP"]
+           "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
 GRID_DISDIFF_Z = (3.0, math.inf)
 GRID_JACCARD = (0.8,)
 GRID_TAU = tuple(i / 40 for i in range(40))
-#: how much lower than tau the threshold of a page's best candidate may be
-GRID_TAU_BEST_DROP = (0.0, 0.1, 0.2, 0.3)
 #: how many of the best page-level settings are compared by simulated crawls
 SIMULATED = 12
 #: share of a candidate's links that must be true children for it to count as a
@@ -267,12 +264,8 @@ def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
         scorer = _EdgeScorer(scored, truth_edges, depth)
         for accept in rules:
             for tau in GRID_TAU:
-                for drop in GRID_TAU_BEST_DROP if accept != "best" else (0.0,):
-                    if drop > tau:
-                        continue
-                    trial = replace(model, tau=tau, accept=accept,
-                                    tau_best=round(tau - drop, 6) if drop else None)
-                    trials.append((scorer.f1(trial), trial))
+                trial = replace(model, tau=tau, accept=accept)
+                trials.append((scorer.f1(trial), trial))
         log(f"disdiff_z={z} jaccard={jac}: best page-level edge F1 {max(trials, key=lambda t: t[0])[0]:.3f}")
     if not trials:
         raise ValueError("no navigation link set found in the training sites")
