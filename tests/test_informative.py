@@ -13,6 +13,7 @@ from helpers import FIXTURES, crawl_in_process, project_settings, run_scrapy
 
 from skeleton.middlewares.informative import pack_page, unpack_page
 from skeleton.sew.dom import parse_html
+from skeleton.sew.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.batch_entropy import batch_weights
 from skeleton.wisdom.page import scan_page
@@ -47,7 +48,7 @@ def test_items_carry_blocks_and_each_page_is_parsed_once(serve, redis_settings) 
     assert all("blocks" in i for i in items)
     assert all(i["blocks"] == [] for i in items if i["reason"] == "non_html")
     assert all(i["blocks"] for i in html)
-    guides = next(i for i in items if i["url"] == f"{base}guides/index.html")
+    guides = next(i for i in items if i["url"] == f"{base}guides/")
     # the list of five guides is the TOC block, the content div the article block
     assert [(b["kind"], b["xpath"]) for b in guides["blocks"]] == [
         ("toc", "/html/body/div/ul"), ("article", "/html/body/div")]
@@ -82,7 +83,7 @@ def test_wisdom_without_entropy_uses_the_default_weight(serve, redis_settings) -
     html = html_items(items)
     assert stats["skeleton/parse/pages"] == len(html) and all(i["blocks"] for i in html)
     assert "skeleton/entropy/pages" not in stats
-    guides = next(i for i in items if i["url"] == f"{base}guides/index.html")
+    guides = next(i for i in items if i["url"] == f"{base}guides/")
     # every term weighs SKELETON_WISDOM_DEFAULT_WEIGHT: the list of guides is still
     # found, but the menu and the footer links can no longer be told from it
     assert [(b["kind"], b["xpath"]) for b in guides["blocks"]] == [
@@ -93,7 +94,7 @@ def test_wisdom_without_entropy_uses_the_default_weight(serve, redis_settings) -
 def direct_final_blocks(base: str) -> dict[str, list[dict]]:
     """Every tinysite page's blocks recomputed from the files, with batch weights
     over all pages and the pages' own terms for API (no Redis)."""
-    pages = {base + p.relative_to(SITE).as_posix(): p for p in sorted(SITE.glob("**/*.html"))}
+    pages = {canonical(base + p.relative_to(SITE).as_posix()): p for p in sorted(SITE.glob("**/*.html"))}
     roots = {url: parse_html(path.read_bytes()) for url, path in pages.items()}
     texts = {url: scan_page(root) for url, root in roots.items()}
     counts = {url: text.counts() for url, text in texts.items()}
@@ -128,9 +129,9 @@ def test_scrapy_informative_recomputes_with_the_final_entropies(
         assert same_blocks(blocks, expected[url]), url
     # the first page was processed with one page's statistics (every W = 1): the
     # whole body looked like a TOC; with the final entropies it does not
-    assert in_crawl[f"{base}index.html"][0]["xpath"] == "/html/body"
-    assert final[f"{base}index.html"] != in_crawl[f"{base}index.html"]
-    assert [b["xpath"] for b in final[f"{base}guides/index.html"]] == [
+    assert in_crawl[base][0]["xpath"] == "/html/body"
+    assert final[base] != in_crawl[base]
+    assert [b["xpath"] for b in final[f"{base}guides/"]] == [
         "/html/body/div/ul", "/html/body/div"]
 
 

@@ -86,7 +86,7 @@ def test_scrapy_schema_end_to_end(serve, tmp_path: Path) -> None:
                        "-O", "pages.jsonl", *FAST], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     pages = [json.loads(line) for line in (tmp_path / "pages.jsonl").read_text("utf-8").splitlines()]
-    home = next(p for p in pages if p["url"] == base + "index.html")
+    home = next(p for p in pages if p["url"] == base)
     assert [s["type"] for s in home["sections"]] == [
         "document_information", "header", "index", "interactive", "logical_data", "index", "footer"]
     done = run_scrapy(["schema", "-o", "site.graphml"], tmp_path)
