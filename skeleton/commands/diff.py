@@ -10,42 +10,19 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._recorded import check_crawl, load_hash, redis_client
+from skeleton.commands.tree import crawl_tree
 from skeleton.diff import Skeleton, diff_skeletons, render_diff, tree_parents
-from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
-from skeleton.redis_server import connect
-from skeleton.tree import build_tree
+from skeleton.redis_keys import CrawlKeys
 
 __all__ = ["Command", "load_skeleton"]
 
 
-def _text(value: bytes | str | None) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
-
-
-def _records(server: Any, key: str) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for name, value in server.hscan_iter(key, count=1000):
-        try:
-            record = json.loads(value)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            out[_text(name)] = record
-    return out
-
-
 def load_skeleton(server: Any, crawl: str) -> Skeleton:
     """The skeleton tree of a recorded crawl, with its pages' navigation flags."""
-    if not valid_crawl_id(crawl) or not server.sismember(CRAWLS, crawl):
-        known = ", ".join(sorted(_text(c) for c in server.smembers(CRAWLS))) or "none"
-        raise UsageError(f"no crawl {crawl!r} recorded (known crawls: {known})")
-    keys = CrawlKeys(crawl)
-    root = _text(server.hget(keys.meta, "base"))
-    pages = _records(server, keys.pages)
-    tree = build_tree(root, pages, _records(server, keys.edges))
-    if tree is None:
-        raise UsageError(f"crawl {crawl!r} has no fetched root page ({root or 'no base URL'})")
-    parents = tree_parents(tree)
+    keys = CrawlKeys(check_crawl(server, crawl))
+    pages = {url: r for url, r in load_hash(server, keys.pages).items() if isinstance(r, dict)}
+    parents = tree_parents(crawl_tree(server, keys, pages))
     navigation = {url: bool(pages[url].get("is_navigation")) for url in parents}
     return Skeleton(parents, navigation)
 
@@ -76,11 +53,8 @@ class Command(ScrapyCommand):
         if len(args) != 2:
             raise UsageError("give two crawl ids: scrapy diff OLD NEW")
         assert self.settings is not None
-        server = connect(self.settings)
-        try:
+        with redis_client(self.settings) as server:
             old, new = (load_skeleton(server, crawl) for crawl in args)
-        finally:
-            server.close()
         diff = diff_skeletons(old, new)
         if opts.json:
             report = {"old": args[0], "new": args[1], "changed": diff.changed, **diff.as_dict()}

@@ -11,11 +11,9 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands.tree import _pick_crawl
+from skeleton.commands._recorded import no_arguments, recorded_crawl
 from skeleton.entropy.statistics import EMPTY, TermStats, entropy, weight
 from skeleton.middlewares.entropy import EntropyStore
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
 
 __all__ = ["Command", "term_report", "render_report"]
 
@@ -95,21 +93,16 @@ class Command(ScrapyCommand):
         parser.add_argument("--format", choices=("text", "json"), default="text")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args:
-            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        no_arguments(args)
         if opts.top < 1:
             raise UsageError(f"--top must be at least 1, got {opts.top}")
         assert self.settings is not None
-        server = connect(self.settings)
-        try:
-            crawl = _pick_crawl(server, opts.crawl)
-            store = EntropyStore(server, CrawlKeys(crawl))
+        with recorded_crawl(self.settings, opts.crawl) as (server, keys):
+            store = EntropyStore(server, keys)
             terms = [t.strip().lower() for t in opts.term or [] if t.strip()]
             if opts.term and not terms:
                 raise UsageError("--term needs a non-empty term")
             report = term_report(store, opts.top, terms or None)
-        finally:
-            server.close()
         if opts.format == "json":
             sys.stdout.write(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
         else:

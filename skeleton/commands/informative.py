@@ -24,13 +24,12 @@ from typing import IO, Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands.tree import _pick_crawl, _text
+from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.entropy.statistics import weight
 from skeleton.entropy.terms import unpack_counts
 from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
 from skeleton.middlewares.informative import DEFAULT_WEIGHT, unpack_page
 from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
 from skeleton.sew.dom import parse_html
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES
@@ -48,9 +47,9 @@ def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: Wis
     store = EntropyStore(server, keys, keep_page_terms=False)
     n = store.page_count()
     weights = {term: weight(stats, n) for term, stats in store.scan()} if n else None
-    linked = {_text(url): frozenset(unpack_counts(blob))
+    linked = {text(url): frozenset(unpack_counts(blob))
               for url, blob in server.hscan_iter(keys.page_terms, count=1000)}
-    urls = sorted(_text(url) for url in server.hkeys(keys.page_html))
+    urls = sorted(text(url) for url in server.hkeys(keys.page_html))
     for start in range(0, len(urls), BATCH):
         batch = urls[start:start + BATCH]
         for url, blob in zip(batch, server.hmget(keys.page_html, batch)):
@@ -59,9 +58,11 @@ def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: Wis
                 continue
             body, final, encoding = kept
             root = parse_html(body, encoding)
-            text = scan_page(root, stop=stop)
-            lookup = weights if weights is not None else dict.fromkeys(text.terms(), default_weight)
-            structure = informative_blocks(root, final, lookup, linked.get, params, text=text)
+            page_text = scan_page(root, stop=stop)
+            lookup = (weights if weights is not None
+                      else dict.fromkeys(page_text.terms(), default_weight))
+            structure = informative_blocks(root, final, lookup, linked.get, params,
+                                           text=page_text)
             yield {"url": url, "blocks": structure.rows()}
 
 
@@ -86,8 +87,7 @@ class Command(ScrapyCommand):
         parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args:
-            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        no_arguments(args)
         assert self.settings is not None
         settings = self.settings
         missing = settings.get("SKELETON_WISDOM_MISSING_PAGE") or "anchor"
@@ -99,12 +99,10 @@ class Command(ScrapyCommand):
             raise UsageError(str(exc)) from None
         params = WisdomParams(missing_page=missing)
         default = min(1.0, max(0.0, settings.getfloat("SKELETON_WISDOM_DEFAULT_WEIGHT", DEFAULT_WEIGHT)))
-        server = connect(settings)
-        try:
-            crawl = _pick_crawl(server, opts.crawl)
-            keys = CrawlKeys(crawl)
+        with recorded_crawl(settings, opts.crawl) as (server, keys):
             if not server.hlen(keys.page_html):
-                raise UsageError(f"crawl {crawl!r} kept no pages: crawl with SKELETON_KEEP_PAGES=True")
+                raise UsageError(f"crawl {keys.crawl!r} kept no pages: "
+                                 "crawl with SKELETON_KEEP_PAGES=True")
             out: IO[str] = (Path(opts.output).open("w", encoding="utf-8") if opts.output
                             else sys.stdout)
             try:
@@ -113,5 +111,3 @@ class Command(ScrapyCommand):
             finally:
                 if out is not sys.stdout:
                     out.close()
-        finally:
-            server.close()

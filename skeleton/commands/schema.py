@@ -16,10 +16,8 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands.tree import _load_hash, _pick_crawl
+from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl
 from skeleton.middlewares.entropy import EntropyStore
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
 from skeleton.schema.export import to_graphml, to_json
 from skeleton.schema.site import SiteSchema, site_schema
 
@@ -30,23 +28,18 @@ GRAPHML_SUFFIXES = (".graphml", ".xml")
 
 def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema]:
     """The crawl id and site schema of a crawl in Redis."""
-    server = connect(settings)
-    try:
-        crawl = _pick_crawl(server, crawl)
-        keys = CrawlKeys(crawl)
-        records = _load_hash(server, keys.pages)
+    with recorded_crawl(settings, crawl) as (server, keys):
+        records = load_hash(server, keys.pages)
         pages = {url: r["sections"] for url, r in records.items()
                  if isinstance(r, dict) and isinstance(r.get("sections"), list)}
         if records and not pages:
-            raise UsageError(f"crawl {crawl!r} has no page sections: it ran with "
+            raise UsageError(f"crawl {keys.crawl!r} has no page sections: it ran with "
                              "SKELETON_SCHEMA_ENABLED=False; crawl it again with the schema on")
         terms = {t for sections in pages.values() for s in sections if isinstance(s, dict)
                  for t in s.get("terms") or [] if isinstance(t, str)}
         store = EntropyStore(server, keys)
         weights = store.weights(terms) if terms and store.page_count() else {}
-    finally:
-        server.close()
-    return crawl, site_schema(pages, lambda term: weights.get(term, 1.0))
+    return keys.crawl, site_schema(pages, lambda term: weights.get(term, 1.0))
 
 
 class Command(ScrapyCommand):
@@ -73,8 +66,7 @@ class Command(ScrapyCommand):
                                  "else json)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args:
-            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        no_arguments(args)
         assert self.settings is not None
         crawl, schema = load_crawl_schema(self.settings, opts.crawl)
         fmt = opts.format or ("graphml" if (opts.output or "").lower().endswith(GRAPHML_SUFFIXES)

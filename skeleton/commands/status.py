@@ -7,12 +7,9 @@ import sys
 from typing import Any
 
 from scrapy.commands import ScrapyCommand
-from scrapy.exceptions import UsageError
 
-from skeleton.commands.tree import _pick_crawl, _text
+from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.queue import workers_alive
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
 
 __all__ = ["Command", "crawl_status"]
 
@@ -30,22 +27,17 @@ def _state(meta: dict[str, str], alive: int) -> str:
 
 def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
     """Counts and metadata of a crawl (the most recent one if ``crawl`` is None)."""
-    server = connect(settings)
-    try:
-        crawl = _pick_crawl(server, crawl)
-        keys = CrawlKeys(crawl)
-        meta = {_text(k): _text(v) for k, v in server.hgetall(keys.meta).items()}
+    with recorded_crawl(settings, crawl) as (server, keys):
+        meta = {text(k): text(v) for k, v in server.hgetall(keys.meta).items()}
         alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
         pipe = server.pipeline(transaction=False)
         pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.edges)
         pipe.type(keys.dupefilter)
         pages, queued, in_flight, edges, df_type = pipe.execute()
-        dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if _text(df_type) == "set"
+        dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if text(df_type) == "set"
                       else f"bloom filter, {server.strlen(keys.dupefilter)} bytes"
-                      if _text(df_type) == "string" else "empty")
-    finally:
-        server.close()
-    return {"crawl": crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
+                      if text(df_type) == "string" else "empty")
+    return {"crawl": keys.crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
             "state": _state(meta, alive), "started": meta.get("started", ""),
             "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
             "pages done": int(pages), "queued": int(queued), "in flight": int(in_flight),
@@ -73,8 +65,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args:
-            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        no_arguments(args)
         assert self.settings is not None
         status = crawl_status(self.settings, opts.crawl)
         if opts.json:

@@ -54,11 +54,10 @@ from scrapy.exceptions import NotConfigured
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
-from skeleton.middlewares.shared import page_text, shared_page
+from skeleton.middlewares.shared import html_response, page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
-from skeleton.spiders.skeleton import HTML_TYPES
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -261,11 +260,7 @@ class EntropyMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300:
-            return
-        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
-        mime = content_type.split(";")[0].strip().lower()
-        if mime and mime not in HTML_TYPES:
+        if not 200 <= response.status < 300 or not html_response(response):
             return
         page = shared_page(response, self.crawler.stats)
         if page.root is None:

@@ -43,12 +43,11 @@ from scrapy.exceptions import NotConfigured
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.middlewares.shared import page_text, shared_page
+from skeleton.middlewares.shared import html_response, page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.dom import MAX_PARSE_BYTES
 from skeleton.sew.urls import canonical
-from skeleton.spiders.skeleton import HTML_TYPES
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES
 from skeleton.wisdom.page import PageText, link_targets
@@ -173,11 +172,7 @@ class InformativeMiddleware:
     # -- Scrapy hooks ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300:
-            return
-        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
-        mime = content_type.split(";")[0].strip().lower()
-        if mime and mime not in HTML_TYPES:
+        if not 200 <= response.status < 300 or not html_response(response):
             return
         page = shared_page(response, self.crawler.stats)
         if page.root is None:

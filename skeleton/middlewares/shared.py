@@ -11,7 +11,8 @@ The entropy middleware also leaves there the weights W of the page's terms that
 its Redis update returned (``SharedPage.weights``), which WISDOM uses.
 
 The object lives as long as the response: requests built from the response do not
-copy it (the spider writes each request's meta explicitly).
+copy it (the spider writes each request's meta explicitly). :func:`html_response`
+tells the components which responses are HTML pages at all.
 """
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ from w3lib.encoding import http_content_type_encoding
 from skeleton.sew.dom import parse_html
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["META_PAGE", "PARSE_STAT", "SharedPage", "shared_page", "page_text", "declared_encoding"]
+__all__ = ["META_PAGE", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
+           "declared_encoding", "html_response"]
 
 META_PAGE = "skeleton_page"
 PARSE_STAT = "skeleton/parse/pages"
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
 @dataclass(slots=True)
@@ -41,10 +44,19 @@ class SharedPage:
     weights: dict[str, float] | None = None
 
 
+def _content_type(response: Any) -> str:
+    return response.headers.get(b"Content-Type", b"").decode("latin-1")
+
+
 def declared_encoding(response: Any) -> str | None:
     """The encoding the HTTP ``Content-Type`` header declares, if any."""
-    content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
-    return http_content_type_encoding(content_type)
+    return http_content_type_encoding(_content_type(response))
+
+
+def html_response(response: Any) -> bool:
+    """Whether the ``Content-Type`` is an HTML type, or missing (then the body decides)."""
+    mime = _content_type(response).split(";")[0].strip().lower()
+    return not mime or mime in HTML_TYPES
 
 
 def shared_page(response: Any, stats: Any = None) -> SharedPage:

@@ -24,7 +24,7 @@ from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import shared_page
+from skeleton.middlewares.shared import html_response, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
@@ -43,7 +43,6 @@ __all__ = ["SkeletonSpider"]
 logger = logging.getLogger(__name__)
 
 MODES = ("sew", "bfs")
-HTML_TYPES = ("text/html", "application/xhtml+xml")
 META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
 #: LinkSetDup context carried with each request (JSON lists of URL lists): the
 #: ancestors' navigation link sets, and the parent's rejected candidates
@@ -197,9 +196,7 @@ class SkeletonSpider(scrapy.Spider):
         return []
 
     def _analyse(self, response: Response, item: PageItem) -> list[scrapy.Request]:
-        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
-        mime = content_type.split(";")[0].strip().lower()
-        if mime and mime not in HTML_TYPES:
+        if not html_response(response):
             return self._leaf(item, "non_html")
         body = response.body
         if not body.strip():

@@ -24,10 +24,10 @@ import scrapy
 from scrapy.exceptions import UsageError
 from scrapy.http import Response
 from twisted.python.failure import Failure
-from w3lib.encoding import http_content_type_encoding
 
+from skeleton.middlewares.shared import declared_encoding, html_response
 from skeleton.sew.dom import looks_binary, parse_html
-from skeleton.spiders.skeleton import HTML_TYPES, _base_url, _positive_int
+from skeleton.spiders.skeleton import _base_url, _positive_int
 from skeleton.template.links import KeyLink, page_links
 from skeleton.template.menu import menu_urls
 from skeleton.template.subdigraph import DEFAULT_SIZE, CSSearch
@@ -65,11 +65,9 @@ class TemplateSpider(scrapy.Spider):
                              dont_filter=True)
 
     def _links(self, response: Response) -> list[KeyLink] | None:
-        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
-        mime = content_type.split(";")[0].strip().lower()
-        if (mime and mime not in HTML_TYPES) or looks_binary(response.body):
+        if not html_response(response) or looks_binary(response.body):
             return None
-        root = parse_html(response.body, http_content_type_encoding(content_type))
+        root = parse_html(response.body, declared_encoding(response))
         return page_links(root, response.url)
 
     def key_failed(self, failure: Failure) -> Iterator[dict]:

@@ -66,6 +66,25 @@ def _anchor_paths(root: etree._Element, limit: int) -> Iterable[tuple[etree._Ele
             positions.pop()
 
 
+def _distinct_links(candidates: Iterable[tuple[str, tuple[int, ...]]], page_url: str,
+                    most: int) -> list[KeyLink]:
+    """KeyLinks of the (URL, DOM path) ``candidates`` that lead to other pages of
+    ``page_url``'s domain, each page once (its first candidate), at most ``most``."""
+    seen = {page_identity(page_url)}
+    out: list[KeyLink] = []
+    for url, path in candidates:
+        if not url or not same_domain(url, page_url):
+            continue
+        ident = page_identity(url)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        out.append(KeyLink(url, ident, path, len(out)))
+        if len(out) >= most:
+            break
+    return out
+
+
 def page_links(root: etree._Element | None, page_url: str,
                limit: int = MAX_PAGE_LINKS) -> list[KeyLink]:
     """getLinks of Algorithm 2: the page's non-repeated links to other pages of
@@ -73,42 +92,15 @@ def page_links(root: etree._Element | None, page_url: str,
     occurrence in document order."""
     if root is None:
         return []
-    own = page_identity(page_url)
-    seen = {own}
-    out: list[KeyLink] = []
-    for el, path in _anchor_paths(root, limit):
-        url = resolve(el.get("href") or "", page_url)
-        if not url or not same_domain(url, page_url):
-            continue
-        ident = page_identity(url)
-        if ident in seen:
-            continue
-        seen.add(ident)
-        out.append(KeyLink(url, ident, path, len(out)))
-    return out
+    anchors = ((resolve(el.get("href") or "", page_url), path)
+               for el, path in _anchor_paths(root, limit))
+    return _distinct_links(anchors, page_url, limit)
 
 
 def as_key_links(links: Iterable[KeyLink | str] | None, page_url: str) -> list[KeyLink]:
     """Normalize what a ``fetch_links`` callable returns: KeyLinks are kept,
     plain URLs become KeyLinks without a DOM path; other domains, self-links and
     repeats are dropped."""
-    own = page_identity(page_url)
-    seen = {own}
-    out: list[KeyLink] = []
-    for link in links or ():
-        if isinstance(link, KeyLink):
-            url, path = link.url, link.path
-        elif isinstance(link, str):
-            url, path = link, ()
-        else:
-            continue
-        if not url or not same_domain(url, page_url):
-            continue
-        ident = page_identity(url)
-        if ident in seen:
-            continue
-        seen.add(ident)
-        out.append(KeyLink(url, ident, path, len(out)))
-        if len(out) >= MAX_PAGE_LINKS:
-            break
-    return out
+    candidates = ((link.url, link.path) if isinstance(link, KeyLink) else (link, ())
+                  for link in links or () if isinstance(link, (KeyLink, str)))
+    return _distinct_links(candidates, page_url, MAX_PAGE_LINKS)

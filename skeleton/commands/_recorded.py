@@ -1,0 +1,86 @@
+"""What the commands reading a crawl recorded in Redis share: the Redis client,
+the choice of the crawl (``--crawl ID`` or the most recently started one) and
+the command-line errors, each a :class:`~scrapy.exceptions.UsageError` that
+Scrapy prints as one ``error:`` line (exit code 2).
+
+Not a command: Scrapy lists every ``ScrapyCommand`` subclass defined in a module
+of ``COMMANDS_MODULE`` as a command named after its module, so this module
+defines none.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from scrapy.exceptions import UsageError
+
+from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
+from skeleton.redis_server import connect
+
+__all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "redis_client",
+           "recorded_crawl"]
+
+
+def text(value: bytes | str | None) -> str:
+    """A Redis reply as text (``""`` for a missing value)."""
+    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
+
+
+def load_hash(server: Any, key: str) -> dict[str, Any]:
+    """A hash of JSON values, decoded; values that are not JSON are left out."""
+    out = {}
+    for field, value in server.hscan_iter(key, count=1000):
+        try:
+            out[text(field)] = json.loads(value)
+        except ValueError:
+            continue
+    return out
+
+
+def no_arguments(args: list[str]) -> None:
+    """Refuse positional arguments (the commands take options only)."""
+    if args:
+        raise UsageError(f"unexpected arguments: {' '.join(args)}")
+
+
+def _known(server: Any) -> list[str]:
+    return sorted(text(c) for c in server.smembers(CRAWLS))
+
+
+def check_crawl(server: Any, crawl: str) -> str:
+    """``crawl`` if it is a recorded crawl id, else a usage error naming the known ones."""
+    if valid_crawl_id(crawl) and server.sismember(CRAWLS, crawl):
+        return crawl
+    known = ", ".join(_known(server)) or "none"
+    raise UsageError(f"no crawl {crawl!r} recorded (known crawls: {known})")
+
+
+def pick_crawl(server: Any, crawl: str | None) -> str:
+    """The crawl id to read: ``crawl`` if given (and recorded), else the most
+    recently started crawl (ties: the greatest id)."""
+    if crawl:
+        return check_crawl(server, crawl)
+    crawls = _known(server)
+    if not crawls:
+        raise UsageError("no crawl recorded yet: run 'scrapy crawl skeleton -a base=URL' first")
+    started = {c: text(server.hget(CrawlKeys(c).meta, "started")) for c in crawls}
+    return max(crawls, key=lambda c: (started[c], c))
+
+
+@contextmanager
+def redis_client(settings: Any) -> Iterator[Any]:
+    """A client of the project's Redis, closed on exit."""
+    server = connect(settings)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@contextmanager
+def recorded_crawl(settings: Any, crawl: str | None) -> Iterator[tuple[Any, CrawlKeys]]:
+    """A Redis client and the keys of the crawl :func:`pick_crawl` chooses."""
+    with redis_client(settings) as server:
+        yield server, CrawlKeys(pick_crawl(server, crawl))
