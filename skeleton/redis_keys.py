@@ -4,7 +4,9 @@ A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
 scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 (hash: page URL -> JSON page record), ``:edges`` (hash: child URL -> JSON
 ``{"parent", "depth"}``, the best edge seen) and ``:meta`` (hash: base, mode,
-started, finished, finish_reason). Term entropy (WISDOM Section 3.1) keeps
+started, finished, finish_reason, and with ``-a template_menu=N`` the field
+``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
+menu, see ``skeleton.spiders.template_menu``). Term entropy (WISDOM Section 3.1) keeps
 ``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
 ``:entropy_pages`` (set of the page URLs counted) and ``:page_terms`` (hash: page
 URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
@@ -25,10 +27,12 @@ from urllib.parse import urlsplit
 
 from skeleton.sew.urls import directory
 
-__all__ = ["PREFIX", "CRAWLS", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
+__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
+#: ``:meta`` field holding the crawl's template menu (JSON)
+META_TEMPLATE_MENU = "template_menu"
 _CRAWL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 _SLUG_SEPARATORS = re.compile(r"[^A-Za-z0-9.]+")
 

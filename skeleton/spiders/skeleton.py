@@ -7,7 +7,10 @@ this many pages), ``crawl`` (crawl id, default derived from ``base``), ``model``
 (a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
 the baseline that follows every in-scope link), ``detector`` (``sew``,
 ``blocks`` or ``hybrid``: see ``skeleton.navobjects.detector``) and
-``block_model`` (a block SVM file, default the shipped one).
+``block_model`` (a block SVM file, default the shipped one) and ``template_menu``
+(off by default; N: before the crawl, find the site's template menu as the links
+shared by an N-complete subdigraph from ``base``, and pass it to LinkSetDup on
+pages at depth 2 and deeper, see ``skeleton.spiders.template_menu``).
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ from skeleton.sew.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
+from skeleton.spiders.template_menu import load_template_menu
+from skeleton.template.crawl import templates_with_menu
 
 __all__ = ["SkeletonSpider"]
 
@@ -79,11 +84,12 @@ class SkeletonSpider(scrapy.Spider):
     def __init__(self, base: str | None = None, depth: str | int | None = None,
                  max_pages: str | int | None = None, crawl: str | None = None,
                  model: str | None = None, mode: str = "sew", detector: str = "sew",
-                 block_model: str | None = None, **kwargs: Any) -> None:
+                 block_model: str | None = None, template_menu: str | int | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
                                     model=model, mode=mode, detector=detector,
-                                    block_model=block_model)
+                                    block_model=block_model, template_menu=template_menu)
         self.base: str = args["base"]
         self.max_depth: int | None = args["depth"]
         self.max_pages: int | None = args["max_pages"]
@@ -91,6 +97,8 @@ class SkeletonSpider(scrapy.Spider):
         self.crawl_id: str = args["crawl"]
         self.model = args["model"]
         self.detector = args["detector"]
+        self.template_n: int | None = args["template_menu"]
+        self.menu: frozenset[str] = frozenset()
         self.keys = CrawlKeys(self.crawl_id)
         self.pages_seen = 0
 
@@ -98,13 +106,17 @@ class SkeletonSpider(scrapy.Spider):
     def check_arguments(base: str | None = None, depth: str | int | None = None,
                         max_pages: str | int | None = None, crawl: str | None = None,
                         model: str | None = None, mode: str = "sew", detector: str = "sew",
-                        block_model: str | None = None, **kwargs: Any) -> dict[str, Any]:
+                        block_model: str | None = None, template_menu: str | int | None = None,
+                        **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
         url = _base_url(base)
         max_depth = _positive_int("depth", depth, 0)
         budget = _positive_int("max_pages", max_pages, 1)
         if mode not in MODES:
             raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        menu_n = _positive_int("template_menu", template_menu, 1)
+        if menu_n is not None and mode != "sew":
+            raise UsageError("template_menu works with mode=sew only")
         crawl = crawl or crawl_id_for(url, mode)
         if not valid_crawl_id(crawl):
             raise UsageError(f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-'")
@@ -117,7 +129,7 @@ class SkeletonSpider(scrapy.Spider):
             raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
         detect = make_detector(detector, sew_model, blocks) if sew_model is not None else None
         return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
-                "crawl": crawl, "model": sew_model, "detector": detect}
+                "crawl": crawl, "model": sew_model, "detector": detect, "template_menu": menu_n}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -130,6 +142,9 @@ class SkeletonSpider(scrapy.Spider):
         return spider
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
+        if self.template_n is not None:
+            self.menu = frozenset(await load_template_menu(self.crawler, self.base,
+                                                           self.template_n, self.keys))
         yield scrapy.Request(self.base, callback=self.parse, errback=self.failed,
                              meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: [],
                                    META_TEMPLATE: []})
@@ -217,6 +232,7 @@ class SkeletonSpider(scrapy.Spider):
         child_known: list[list[str]] = []
         child_template: list[list[str]] = []
         if self.mode == "sew":
+            template = templates_with_menu(template, self.menu, item["depth"])
             detection = self.detector(root, final, self.base, known, template)
             raw = detection.nav_links(final)
             item.update(confidence=detection.confidence, candidates=detection.candidates,

@@ -25,10 +25,8 @@ from scrapy.exceptions import UsageError
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from skeleton.middlewares.shared import declared_encoding, html_response
-from skeleton.sew.dom import looks_binary, parse_html
 from skeleton.spiders.skeleton import _base_url, _positive_int
-from skeleton.template.links import KeyLink, page_links
+from skeleton.spiders.template_menu import response_links
 from skeleton.template.menu import menu_urls
 from skeleton.template.subdigraph import DEFAULT_SIZE, CSSearch
 
@@ -64,12 +62,6 @@ class TemplateSpider(scrapy.Spider):
         yield scrapy.Request(self.key, callback=self.parse_key, errback=self.key_failed,
                              dont_filter=True)
 
-    def _links(self, response: Response) -> list[KeyLink] | None:
-        if not html_response(response) or looks_binary(response.body):
-            return None
-        root = parse_html(response.body, declared_encoding(response))
-        return page_links(root, response.url)
-
     def key_failed(self, failure: Failure) -> Iterator[dict]:
         logger.warning("could not fetch the key page %s: %s", self.key, failure.value)
         self.crawler.stats.inc_value("template/fetch_failed")
@@ -77,13 +69,13 @@ class TemplateSpider(scrapy.Spider):
         yield self._item()
 
     def parse_key(self, response: Response) -> Iterator[dict | scrapy.Request]:
-        self.search = CSSearch(self.key, self._links(response), self.n, self.max_pages)
+        self.search = CSSearch(self.key, response_links(response), self.n, self.max_pages)
         self.crawler.stats.set_value("template/key_links", len(self.search.sorted))
         yield from self._next()
 
     def parse_page(self, response: Response) -> Iterator[dict | scrapy.Request]:
         assert self.search is not None
-        self.search.add(self._links(response))
+        self.search.add(response_links(response))
         yield from self._next()
 
     def page_failed(self, failure: Failure) -> Iterator[dict | scrapy.Request]:
