@@ -24,7 +24,8 @@ STYLE_ATTRIBUTES = ("style", "size", "color", "face", "bgcolor", "background", "
 #: Links beyond this many on one page are ignored (huge pages stay bounded).
 MAX_LINKS = 5000
 _IMG_ALT = "string(.//img/@alt)"
-_TEXT = "string()"
+#: the nodes whose text makes a SecName (elements only: no comments or PIs)
+_TEXT_NODES = etree.Element
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,8 @@ class LinkNode:
 
 def sec_name(a: etree._Element) -> tuple[str, str]:
     """SecName and anchor type of a link element."""
-    text = " ".join(str(a.xpath(_TEXT)).split())
+    raw = a.text if len(a) == 0 else "".join(a.itertext(_TEXT_NODES))
+    text = " ".join(raw.split()) if raw else ""
     if text:
         return text, "text"
     if a.find(".//img") is not None:
