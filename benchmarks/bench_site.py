@@ -69,7 +69,8 @@ def serve(pages: dict[str, bytes], delay: float,
         def do_GET(self) -> None:
             gate.wait(timeout=300)
             time.sleep(delay)
-            body = pages.get(self.path.split("?")[0])
+            path = self.path.split("?")[0]
+            body = pages.get(path + "index.html" if path.endswith("/") else path)
             if body is None:
                 self.send_error(404)
                 return
