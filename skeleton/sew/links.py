@@ -63,10 +63,13 @@ def sec_name(a: etree._Element) -> tuple[str, str]:
 
 
 _STYLE_ORDER = {name: i for i, name in enumerate(STYLE_ATTRIBUTES)}
+_STYLE_KEYS = frozenset(STYLE_ATTRIBUTES)
 
 
 def _style_of(el: etree._Element) -> tuple[str, ...]:
     tag = el.tag if isinstance(el.tag, str) else "#"
+    if _STYLE_KEYS.isdisjoint(el.keys()):
+        return (tag,)
     items = [(_STYLE_ORDER[k], f"{k}={v}") for k, v in el.items() if k in _STYLE_ORDER]
     return (tag, *(text for _, text in sorted(items))) if items else (tag,)
 

@@ -131,6 +131,7 @@ def canonical(url: str) -> str:
         return ""
 
 
+@lru_cache(maxsize=8192)
 def directory(url: str) -> str:
     """The directory part of a URL's path ('/a/b/' for '/a/b/c.html')."""
     path = urlsplit(url).path or "/"
@@ -166,8 +167,21 @@ def contained(url: str, page_url: str) -> bool:
     """URLContain: is ``url`` under the directory of ``page_url`` (same host)?"""
     if not url:
         return False
-    a, b = urlsplit(url), urlsplit(page_url)
-    return a.netloc == b.netloc and a.path.startswith(directory(page_url))
+    return _netloc(url) == _netloc(page_url) and _path(url).startswith(directory(page_url))
+
+
+@lru_cache(maxsize=8192)
+def _split(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.netloc, parts.path
+
+
+def _netloc(url: str) -> str:
+    return _split(url)[0]
+
+
+def _path(url: str) -> str:
+    return _split(url)[1]
 
 
 def in_scope(url: str, base_url: str) -> bool:
