@@ -28,9 +28,12 @@ _IMG_ALT = "string(.//img/@alt)"
 _TEXT_NODES = etree.Element
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LinkNode:
-    """One link node: number, href, resolved URL, SecName, depth, path and style."""
+    """One link node: number, href, resolved URL, SecName, depth, path and style.
+
+    Treated as immutable (hashable by value); not ``frozen`` only because frozen
+    dataclasses are several times slower to build, and pages have thousands."""
 
     number: int
     href: str
