@@ -61,6 +61,8 @@ SKELETON_KEEP_PAGE_TERMS = True
 # Logical schema (skeleton.schema): page items carry their logical sections,
 # which ``scrapy schema`` turns into the site schema.
 SKELETON_SCHEMA_ENABLED = True
+# CHD-HD navigation blocks (skeleton.navobjects) on every item, with detector=sew too.
+SKELETON_NAV_BLOCKS_ENABLED = True
 # WISDOM blocks on every item (after the entropy middleware, same parse and terms).
 # See skeleton/middlewares/informative.py.
 SKELETON_WISDOM_ENABLED = True

@@ -49,3 +49,11 @@ def test_scrapy_train_blocks_writes_a_json_model(tmp_path: Path) -> None:
     assert sorted(load_svm(tmp_path / "blocks.json").classes) == ["content", "nav_list", "nav_menu", "other"]
     done = run_scrapy(["train", "--blocks", str(pages)], tmp_path)
     assert done.returncode == 2
+
+
+def test_nav_blocks_can_be_switched_off(serve, tmp_path: Path) -> None:
+    base = serve(SITE)
+    pages = crawl(base, tmp_path, "-a", "crawl=nav-off", "-s", "SKELETON_NAV_BLOCKS_ENABLED=False")
+    by_url = {p["url"]: p for p in pages}
+    assert by_url[base]["nav_links"]  # the SEW crawl itself is unchanged
+    assert all(p["nav_blocks"] == [] for p in pages)

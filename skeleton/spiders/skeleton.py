@@ -97,6 +97,7 @@ class SkeletonSpider(scrapy.Spider):
         self.crawl_id: str = args["crawl"]
         self.model = args["model"]
         self.detector = args["detector"]
+        self._detector_args = (args["detector_name"], args["model"], args["blocks"])
         self.template_n: int | None = args["template_menu"]
         self.menu: frozenset[str] = frozenset()
         self.keys = CrawlKeys(self.crawl_id)
@@ -129,7 +130,8 @@ class SkeletonSpider(scrapy.Spider):
             raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
         detect = make_detector(detector, sew_model, blocks) if sew_model is not None else None
         return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
-                "crawl": crawl, "model": sew_model, "detector": detect, "template_menu": menu_n}
+                "crawl": crawl, "model": sew_model, "detector": detect, "template_menu": menu_n,
+                "detector_name": detector, "blocks": blocks}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -139,7 +141,15 @@ class SkeletonSpider(scrapy.Spider):
         crawler.settings.set("REDIS_URL", redis_url(crawler.settings), priority="cmdline")
         crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
         crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
+        if spider.mode == "sew" and not crawler.settings.getbool("SKELETON_NAV_BLOCKS_ENABLED", True):
+            spider.detector = spider.sew_detector(with_blocks=False)  # no CHD-HD for nav_blocks
         return spider
+
+    def sew_detector(self, with_blocks: bool) -> Any:
+        """The page detector; with ``detector=sew`` and ``with_blocks`` false, CHD-HD is
+        skipped and items carry no ``nav_blocks``."""
+        name, model, blocks = self._detector_args
+        return make_detector(name, model, blocks, with_blocks=with_blocks or name != "sew")
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         if self.template_n is not None:
