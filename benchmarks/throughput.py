@@ -186,12 +186,17 @@ def run(workers: int, base: str, redis_url: str, work: Path, gate: threading.Eve
 
 
 def _tree(client: Any, crawl: str, base: str) -> Any:
+    from skeleton.redis_keys import CrawlKeys
+    from skeleton.sew.urls import canonical
     from skeleton.tree import build_tree
 
     def load(key: str) -> dict[str, Any]:
         return {k.decode(): json.loads(v) for k, v in client.hgetall(key).items()}
-    return build_tree(f"{base}index.html", load(f"skeleton:{crawl}:pages"),
-                      load(f"skeleton:{crawl}:edges"))
+    keys = CrawlKeys(crawl)
+    tree = build_tree(canonical(f"{base}index.html"), load(keys.pages), load(keys.edges))
+    if tree is None:
+        raise SystemExit(f"no tree for crawl {crawl}: the comparison of trees would be empty")
+    return tree
 
 
 def _median(runs: list[dict[str, Any]], key: str) -> float | None:
