@@ -279,8 +279,9 @@ def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
         # best one's lower thresholds, which the proxy tends to undervalue
         top = trials[0][1]
         lower = [replace(top, tau=t) for t in GRID_TAU if top.tau - SIMULATED_LOWER <= t < top.tau]
-        chosen = [m for _, m in trials[:SIMULATED]] + lower
-        trials = [(_simulated_f1(by_site, fetchers, m), m) for m in chosen]
+        chosen = {(m.tau, m.accept, m.disdiff_z, m.linkset_dup_jaccard): m
+                  for m in [m for _, m in trials[:SIMULATED]] + lower}  # each setting once
+        trials = [(_simulated_f1(by_site, fetchers, m), m) for m in chosen.values()]
         trials.sort(key=lambda t: -t[0])
         for f1, m in trials:
             log(f"simulated: tau={m.tau} accept={m.accept} disdiff_z={m.disdiff_z} mean edge F1 {f1:.4f}")
