@@ -285,3 +285,10 @@ def test_crawl_without_entropy(serve, redis_settings, redis_client) -> None:
     assert items and stats["finish_reason"] == "finished"
     assert not any(k.startswith("skeleton/entropy/") for k in stats)
     assert redis_client.exists(CrawlKeys(crawl).entropy, CrawlKeys(crawl).entropy_pages) == 0
+
+
+def test_an_unknown_stop_word_language_is_one_error_line(tmp_path: Path) -> None:
+    done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/",
+                       "-s", "SKELETON_ENTROPY_LANGUAGE=xx"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "error: no stop-word list for language 'xx'" in done.stderr

@@ -3,7 +3,8 @@
 A spider class with a ``check_arguments(**spider_args)`` static method gets its
 ``-a`` arguments checked first, settings that would delete keys shared with
 other workers are refused (``SCHEDULER_PERSIST=False``; ``SCHEDULER_FLUSH_ON_START``
-while other workers of the crawl are alive), and the Redis server it will use
+while other workers of the crawl are alive), so is a stop-word language with no
+list (``SKELETON_ENTROPY_LANGUAGE``), and the Redis server it will use
 is pinged once, so a missing or malformed argument, a refused setting or a Redis
 that cannot be reached ends the command with one error line (exit code 2)
 instead of a traceback from the reactor. A crawl stopped because Redis went
@@ -19,6 +20,7 @@ from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from skeleton import outage
+from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect, redis_url
 from skeleton.scheduler import check_settings, refuse_flush
@@ -31,6 +33,7 @@ class Command(crawl.Command):
         assert self.settings is not None
         try:
             check_settings(self.settings)
+            configured_stop_words(self.settings)  # an unknown SKELETON_ENTROPY_LANGUAGE
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         url = "the embedded server"
