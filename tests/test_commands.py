@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import FAST, ROOT, run_scrapy
 
 SITES = ROOT / "tests" / "sites"
@@ -71,3 +73,13 @@ def test_train_and_evaluate_errors(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--site" in done.stderr
     done = run_scrapy(["evaluate", "--truth", "missing.json", "--tree", "t.json"], tmp_path)
     assert done.returncode == 2 and "cannot read truth" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["tree"], ["status"], ["entropy"], ["informative"],
+                                  ["schema", "-o", "s.graphml"], ["diff", "a", "b"],
+                                  ["evaluate", "--truth", "t.json", "--crawl", "c"]])
+def test_commands_with_an_unreachable_redis_say_so_in_one_line(tmp_path: Path, args) -> None:
+    (tmp_path / "t.json").write_text('{"root": "http://h/", "edges": []}')
+    done = run_scrapy(args, tmp_path, REDIS_URL="redis://127.0.0.1:1/0")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "error: cannot reach Redis at redis://127.0.0.1:1/0" in done.stderr

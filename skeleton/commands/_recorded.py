@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import redis
 from scrapy.exceptions import UsageError
 
 from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
-from skeleton.redis_server import connect
+from skeleton.redis_server import connect, redis_url
 
 __all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "redis_client",
            "recorded_crawl"]
@@ -71,7 +72,20 @@ def pick_crawl(server: Any, crawl: str | None) -> str:
 
 @contextmanager
 def redis_client(settings: Any) -> Iterator[Any]:
-    """A client of the project's Redis, closed on exit."""
+    """A client of the project's Redis, closed on exit. A server that cannot be
+    reached is one ``UsageError`` (one error line), checked once without retries."""
+    url = "the embedded server"
+    try:
+        url = redis_url(settings)
+        probe = connect(settings, retries=0)
+        try:
+            probe.ping()
+        finally:
+            probe.close()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    except (redis.RedisError, OSError) as exc:
+        raise UsageError(f"cannot reach Redis at {url}: {exc}") from None
     server = connect(settings)
     try:
         yield server
