@@ -12,7 +12,7 @@ from skeleton.items import PageItem
 from skeleton.pipelines.tree import EDGE_SCRIPT, TreePipeline
 from skeleton.redis_keys import CrawlKeys
 from skeleton.sew.edges import edge_rank
-from skeleton.sew.urls import shared_dirs
+from skeleton.sew.urls import section_dirs
 
 ROOT = "http://s/"
 
@@ -20,7 +20,7 @@ ROOT = "http://s/"
 def apply(client, script, keys: CrawlKeys, page: str, candidates) -> int:
     args = [ROOT, page, json.dumps({"url": page})]
     for child, parent, depth in candidates:
-        args += [child, parent, depth, shared_dirs(parent, child)]
+        args += [child, parent, depth, section_dirs(parent, child)]
     return script(keys=[keys.pages, keys.edges], args=args)
 
 
@@ -38,10 +38,12 @@ CANDIDATES = [
     # same depth: the parent sharing the child's directories wins over a smaller URL
     ("http://s/m/x.html", "http://s/m/index.html", 2), ("http://s/m/x.html", "http://s/a", 2),
     ("http://s/m/x.html", "http://s/n/index.html", 2), ("http://s/m/x.html", "http://s/b", 3),
+    # a sibling page in the same folder is no section: the URL decides
+    ("http://s/p/y.html", "http://s/p/x.html", 2), ("http://s/p/y.html", "http://s/b", 2),
 ]
 EXPECTED = {"http://s/a": (ROOT, 1), "http://s/b": (ROOT, 1), "http://s/c": ("http://s/a", 2),
             "http://s/d": ("http://s/B", 3), "http://s/f": ("http://s/a", 2),
-            "http://s/m/x.html": ("http://s/m/index.html", 2)}
+            "http://s/m/x.html": ("http://s/m/index.html", 2), "http://s/p/y.html": ("http://s/b", 2)}
 
 
 def test_expected_edges_follow_edge_rank() -> None:
@@ -59,7 +61,7 @@ def script(redis_client):
     return redis_client.register_script(EDGE_SCRIPT)
 
 
-def test_smallest_depth_then_shared_dirs_then_parent_url_bytewise(redis_client, script) -> None:
+def test_smallest_depth_then_section_dirs_then_parent_url_bytewise(redis_client, script) -> None:
     keys = CrawlKeys("test-edges-rule")
     redis_client.delete(*keys.all())
     for candidate in CANDIDATES:

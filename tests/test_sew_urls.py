@@ -5,7 +5,7 @@ import pytest
 
 from skeleton.sew.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
                                contained, directory, in_scope, normalize_page, num_dirs, resolve, trap_reason,
-                               shared_dirs, url_type)
+                               section_dirs, shared_dirs, url_type)
 from skeleton.sew.edges import edge_rank
 
 PAGE = "http://example.org/news/world/index.html"
@@ -167,6 +167,17 @@ def test_shared_dirs_counts_leading_directories() -> None:
     assert shared_dirs("http://h/en/mod/x.html", "http://h/en/caching.html") == 1
     assert shared_dirs("http://h/x.html", "http://h/y.html") == 0
     assert shared_dirs("http://h/en/x.html", "http://other/en/y.html") == 0
+
+
+def test_section_dirs_counts_only_for_a_directory_index_parent() -> None:
+    child = "http://h/en/mod/mod_cache.html"
+    assert section_dirs("http://h/en/mod/", child) == 2
+    assert section_dirs("http://h/en/mod/index.html", child) == 2
+    assert section_dirs("http://h/en/", child) == 1
+    assert section_dirs("http://h/en/mod/other.html", child) == 0
+    assert section_dirs("http://h/p/a.html", "http://h/p/b.html") == 0
+    assert section_dirs("http://h/en/mod/?page=2", child) == 0
+    assert section_dirs("http://other/en/mod/", child) == 0
 
 
 def test_edge_rank_prefers_depth_then_shared_directories_then_url() -> None:

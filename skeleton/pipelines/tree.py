@@ -45,7 +45,7 @@ from skeleton.queue import workers_alive
 from skeleton.redis_keys import CRAWLS, CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.edges import nest_links
-from skeleton.sew.urls import shared_dirs
+from skeleton.sew.urls import section_dirs
 
 if TYPE_CHECKING:
     import redis
@@ -155,7 +155,7 @@ class TreePipeline:
         depth = int(record["depth"])
         links = [(link["url"], link["parent"]) for link in record.get("nav_links") or []]
         for child, parent, level in nest_links(record["url"], links):
-            args += [child, parent, depth + level, shared_dirs(parent, child)]
+            args += [child, parent, depth + level, section_dirs(parent, child)]
         try:
             self.script(keys=[self.keys.pages, self.keys.edges], args=args)
         except outage.REDIS_ERRORS as exc:

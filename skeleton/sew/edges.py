@@ -6,10 +6,11 @@ under one total order, so any arrival order and any number of workers give the
 same tree:
 
 1. the smallest depth (the page's shallowest position in the skeleton);
-2. then the parent whose URL shares the most leading directories with the
-   child's (``/en/mod/index.html`` over ``/en/caching.html`` for
-   ``/en/mod/mod_cache.html``): among equally deep parents, the section the URL
-   itself names, rather than a "related pages" box or a site map;
+2. then the directory index page whose directory holds most of the child's
+   (``/en/mod/`` over ``/en/caching.html`` for ``/en/mod/mod_cache.html``;
+   ``urls.section_dirs``): among equally deep parents, the section the URL
+   itself names, rather than a "related pages" box, a sibling in the same flat
+   folder (a shop's ``/p/a.html`` -> ``/p/b.html``) or a site map;
 3. then the smallest parent URL (bytewise), a stable last resort.
 """
 from __future__ import annotations
@@ -17,17 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .detect import NavLink
-from .urls import shared_dirs
+from .urls import section_dirs
 
 __all__ = ["EdgeRank", "edge_rank", "nest_links", "followed_links"]
 
-#: (depth, -shared directories, parent URL): smaller is better.
+#: (depth, -section directories, parent URL): smaller is better.
 EdgeRank = tuple[int, int, str]
 
 
 def edge_rank(parent: str, child: str, depth: int) -> EdgeRank:
     """The sort key of the edge ``parent -> child`` offered at ``depth``."""
-    return depth, -shared_dirs(parent, child), parent
+    return depth, -section_dirs(parent, child), parent
 
 
 def nest_links(page: str, links: Iterable[tuple[str, str]]) -> list[tuple[str, str, int]]:

@@ -16,7 +16,7 @@ from w3lib.url import canonicalize_url, url_query_cleaner
 
 __all__ = [
     "DIRECTORY_INDEXES", "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
-    "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "contained",
+    "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "section_dirs", "contained",
     "in_scope", "trap_reason", "normalize_page",
 ]
 
@@ -161,6 +161,19 @@ def shared_dirs(url: str, other: str) -> int:
             break
         count += 1
     return count
+
+
+def section_dirs(parent: str, child: str) -> int:
+    """The tree's tie-break between parents at the same depth: the directories
+    ``child`` shares with ``parent`` when ``parent`` is a directory's index page
+    (``/en/mod/``, ``/en/mod/index.html``), the section its URL names; 0 for any
+    other page, so a "related pages" box on a sibling in the same flat folder
+    (``/p/a.html`` -> ``/p/b.html``) does not outrank the section page."""
+    path = _split(parent)[1]
+    name = path.rsplit("/", 1)[-1].lower()
+    if "?" in parent or (name and name not in DIRECTORY_INDEXES):
+        return 0
+    return shared_dirs(parent, child)
 
 
 def contained(url: str, page_url: str) -> bool:
