@@ -51,6 +51,13 @@ ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 
 # Term entropy (WISDOM Section 3.1): counted per page in Redis before the spider
 # sees it (after HttpErrorMiddleware, 50). See skeleton/middlewares/entropy.py.
+# Frames (skeleton.middlewares.frames): a page's same-site <frame>/<iframe> documents
+# are downloaded and read as part of the page. After decompression (590), before
+# the spider sees the response.
+DOWNLOADER_MIDDLEWARES = {"skeleton.middlewares.frames.FramesMiddleware": 580}
+SKELETON_FRAMES_ENABLED = True
+SKELETON_FRAMES_MAX_BYTES = 2_000_000
+SKELETON_FRAMES_CACHE = 64
 SPIDER_MIDDLEWARES = {"skeleton.middlewares.entropy.EntropyMiddleware": 600,
                       "skeleton.middlewares.informative.InformativeMiddleware": 610}
 SKELETON_ENTROPY_ENABLED = True

@@ -10,6 +10,11 @@ middleware's term counts and WISDOM's per-node terms come from one tokenization.
 The entropy middleware also leaves there the weights W of the page's terms that
 its Redis update returned (``SharedPage.weights``), which WISDOM uses.
 
+When the frames downloader middleware (:mod:`skeleton.middlewares.frames`) left
+the page's frame documents on ``response.meta["skeleton_frames"]``, they are
+inlined into the tree right after the parse (:func:`skeleton.sew.frames.inline_frames`;
+stat ``skeleton/frames/inlined``).
+
 The object lives as long as the response: requests built from the response do not
 copy it (the spider writes each request's meta explicitly). :func:`html_response`
 tells the components which responses are HTML pages at all.
@@ -23,12 +28,15 @@ from lxml import etree
 from w3lib.encoding import http_content_type_encoding
 
 from skeleton.sew.dom import parse_html
+from skeleton.sew.frames import inline_frames
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["META_PAGE", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
+__all__ = ["META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
            "declared_encoding", "html_response"]
 
 META_PAGE = "skeleton_page"
+META_FRAMES = "skeleton_frames"
+FRAMES_STAT = "skeleton/frames/inlined"
 PARSE_STAT = "skeleton/parse/pages"
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -70,6 +78,12 @@ def shared_page(response: Any, stats: Any = None) -> SharedPage:
         return page
     encoding = declared_encoding(response)
     page = SharedPage(parse_html(response.body, encoding), encoding)
+    frames = meta.get(META_FRAMES) if meta is not None else None
+    if frames and page.root is not None:
+        trees = {url: parse_html(*frame) if frame else None for url, frame in frames.items()}
+        inlined = inline_frames(page.root, response.url, trees)
+        if stats is not None and inlined:
+            stats.inc_value(FRAMES_STAT, inlined)
     if stats is not None:
         stats.inc_value(PARSE_STAT)
     if meta is not None:

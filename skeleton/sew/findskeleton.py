@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from .edges import EdgeRank, edge_rank, followed_links
 from .detect import Detection, detect_in_links, detect_navigation
 from .links import LinkNode
-from .dom import parse_html, page_title
+from .dom import page_title, parse_html
+from .frames import parse_with_frames
 from .model import SEWModel
 from .urls import in_scope, trap_reason
 
@@ -36,13 +37,15 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                   max_depth: int | None = None, max_pages: int | None = None,
                   scope: str | None = None,
                   links_of: Callable[[str], list[LinkNode]] | None = None,
-                  detector: PageDetector | None = None) -> Iterator[PageResult]:
+                  detector: PageDetector | None = None, frames: bool = True) -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
     nodes cached by the caller; titles are then left empty). ``detector``, when
     given, replaces SEW's detection: ``detector(root, url, base_url, known,
-    template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``)."""
+    template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``). With
+    ``frames``, a page's same-site frames are read as part of it (:mod:`.frames`), as
+    the crawl's frames middleware does."""
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}
@@ -56,7 +59,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             detection = detect_in_links(links_of(url), url, base_url, model, known, template)
         else:
             body = fetch(url)
-            root = parse_html(body) if body else None
+            root = (parse_with_frames(body, url, fetch) if frames else parse_html(body)) if body else None
             detection = (detector(root, url, base_url, known, template) if detector is not None
                          else detect_navigation(root, url, model, known, base_url, template))
         followed, _ = followed_links(detection.nav_links(url), url,

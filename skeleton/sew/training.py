@@ -22,7 +22,7 @@ from statistics import fmean
 from urllib.parse import unquote, urlsplit
 
 from .candidates import CandidateParams, gen_candidate_link_sets
-from .dom import parse_html
+from .frames import parse_with_frames
 from .evaluation import score_tree
 from .features import FEATURES, link_set_features
 from .findskeleton import find_skeleton, skeleton_edges
@@ -48,6 +48,11 @@ NEAR_BEST = 0.01
 #: share of a candidate's links that must be true children for it to count as a
 #: navigation link set when the feature statistics are computed
 POSITIVE_PRECISION = 0.5
+#: MaxNL is twice the largest true navigation set of the training data, but never
+#: below this: a corpus's largest list says little about another site's (an
+#: error-code index or a feature list of hundreds of entries); the window only
+#: keeps whole-page link farms out.
+MAX_NL_FLOOR = 1000
 _LOOSE = dict(min_nl=1, max_nl=10**9, max_num_word=math.inf)
 
 
@@ -119,7 +124,7 @@ def page_samples(site: LabelledSite) -> Iterator[PageSample]:
     loose = CandidateParams(disdiff_z=math.inf, linkset_dup_jaccard=1.0, **_LOOSE)
     for url, depth in depths.items():
         body = site.fetch(url)
-        links = extract_links(parse_html(body), url) if body else []
+        links = extract_links(parse_with_frames(body, url, site.fetch), url) if body else []
         truth = set(site.children.get(url, []))
         known, template = context.get(url, ([], []))
         sample = PageSample(url, depth, links, known + template, truth)
@@ -258,7 +263,7 @@ def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
         weights = _site_weights([site for _, _, site in positives])
         model = SEWModel(features=_fit_features([f for f, _, _ in positives], weights),
                          mu_c=0.0, sigma_c=1.0,
-                         tau=0.0, min_nl=1, max_nl=2 * max(n for _, n, _ in positives) + 1,
+                         tau=0.0, min_nl=1, max_nl=max(MAX_NL_FLOOR, 2 * max(n for _, n, _ in positives) + 1),
                          max_num_word=math.ceil(1.25 * max(f[0] for f, _, _ in positives) + 1),
                          disdiff_z=z, linkset_dup_jaccard=jac)
         mu_c, sigma_c = _weighted_stats([log_confidence(f, model) for f, _, _ in positives], weights)
@@ -305,7 +310,7 @@ def _simulated_f1(by_site: dict[str, tuple[str, list[PageSample]]],
         def links_of(url: str, links=links, fetch=fetch) -> list[LinkNode]:
             if url not in links:
                 body = fetch(url)
-                links[url] = extract_links(parse_html(body), url) if body else []
+                links[url] = extract_links(parse_with_frames(body, url, fetch), url) if body else []
             return links[url]
 
         pages = list(find_skeleton(root, fetch, model, links_of=links_of))

@@ -1,0 +1,136 @@
+"""Frames: a page's same-site <frame>/<iframe> documents read as part of the page."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import FAST, FIXTURES, run_scrapy
+from lxml import etree
+
+from skeleton.sew.dom import parse_html
+from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
+from skeleton.sew.frames import (MAX_FRAMES, frame_sources, frame_sources_in_bytes, inline_frames,
+                                 parse_with_frames)
+from skeleton.sew.links import extract_links
+from skeleton.sew.model import load_model
+
+SITE = FIXTURES / "framesite"
+H = "http://h/"
+
+FRAMESET_TREE = {("", "contact.html"), ("", "products/"), ("", "services/"), ("", "welcome.html"),
+                 ("products/", "products/hammers.html"), ("products/", "products/planes.html"),
+                 ("products/", "products/saws.html"), ("services/", "services/rental.html"),
+                 ("services/", "services/repair.html"), ("services/", "services/sharpening.html")}
+BOOK_TREE = {("book/", "book/intro.html"), ("book/", "book/forging.html"), ("book/", "book/grinding.html"),
+             ("book/forging.html", "book/forging/heat.html"),
+             ("book/forging.html", "book/forging/hammering.html"),
+             ("book/grinding.html", "book/grinding/stones.html"),
+             ("book/grinding.html", "book/grinding/angles.html")}
+
+
+def fetch(url: str) -> bytes | None:
+    path = SITE / url[len(H):]
+    if path.is_dir():
+        path = path / "index.html"
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def tree(start: str, frames: bool) -> set[tuple[str, str]]:
+    pages = list(find_skeleton(H + start, fetch, load_model(None), scope=H + start, frames=frames))
+    return {(p[len(H):], c[len(H):]) for p, c in skeleton_edges(pages)}
+
+
+def test_frame_sources_keep_same_site_frames_once_in_order() -> None:
+    root = parse_html(b"""<html><frameset><frame src="nav.html"><frame src="main.html#top">
+        <frame src="nav.html"><frame src="http://other.example/ad.html"><frame src="javascript:void(0)">
+        <frame src="about:blank"><frame src=""><frame src="page.html"></frameset>
+        <body><noscript><iframe src="sub/toc.html"></iframe></noscript></body></html>""")
+    assert frame_sources(root, H + "page.html") == [H + "nav.html", H + "main.html", H + "sub/toc.html"]
+    assert frame_sources(None, H) == []
+
+
+def test_frame_sources_are_bounded() -> None:
+    body = "".join(f'<iframe src="f{i}.html"></iframe>' for i in range(50)).encode()
+    assert len(frame_sources(parse_html(b"<html><body>" + body + b"</body></html>"), H)) == MAX_FRAMES
+    assert len(frame_sources_in_bytes(body, H)) == MAX_FRAMES
+
+
+def test_frame_sources_in_bytes_match_the_parsed_ones() -> None:
+    for path in ["index.html", "book/index.html", "book/forging/heat.html", "welcome.html"]:
+        body = (SITE / path).read_bytes()
+        assert frame_sources_in_bytes(body, H + path) == frame_sources(parse_html(body), H + path)
+
+
+def test_inline_frames_reads_the_frame_body_with_links_made_absolute() -> None:
+    root = parse_html(b'<html><body><p>x</p><iframe src="sub/toc.html"></iframe>tail</body></html>')
+    toc = parse_html(b'<html><body><ul><li><a href="a.html">A</a></li><li><a href="../b.html">B</a>'
+                     b'</li></ul><iframe src="deeper.html"></iframe></body></html>')
+    assert inline_frames(root, H + "page.html", {H + "sub/toc.html": toc}) == 1
+    assert [link.url for link in extract_links(root, H + "page.html")] == [H + "sub/a.html", H + "b.html"]
+    assert root.xpath("//iframe") == []  # one level only: the frame's own frame is dropped
+    assert root.xpath("string(//body)").endswith("tail")
+
+
+def test_inline_frames_leaves_unread_frames_alone() -> None:
+    root = parse_html(b'<html><frameset><frame src="nav.html"><frame src="gone.html"></frameset></html>')
+    before = etree.tostring(root)
+    assert inline_frames(root, H, {H + "gone.html": None}) == 0
+    assert inline_frames(root, H, {}) == 0
+    assert inline_frames(None, H, {H + "nav.html": root}) == 0
+    assert etree.tostring(root) == before
+
+
+def test_parse_with_frames_inlines_a_frameset() -> None:
+    root = parse_with_frames(fetch(H), H, fetch)
+    urls = [link.url for link in extract_links(root, H)]
+    assert H + "products/" in urls and H + "contact.html" in urls
+    assert extract_links(parse_html(fetch(H)), H) == []  # without frames: no link at all
+
+
+def test_parse_with_frames_survives_missing_and_binary_frames() -> None:
+    def bad(url: str) -> bytes | None:
+        return None if url.endswith("nav.html") else b"\x00\x01\x02binary"
+
+    root = parse_with_frames(fetch(H), H, bad)
+    assert root is not None and extract_links(root, H) == []
+
+
+def test_findskeleton_reads_a_frameset_site() -> None:
+    assert tree("", frames=True) == FRAMESET_TREE
+    assert tree("", frames=False) == set()
+
+
+def test_findskeleton_reads_a_table_of_contents_offered_only_in_an_iframe() -> None:
+    """mdBook shows its TOC with JavaScript and offers <noscript><iframe src=toc.html>."""
+    assert tree("book/", frames=True) == BOOK_TREE
+    assert tree("book/", frames=False) == set()
+
+
+def crawl(base: str, cwd: Path, *settings: str) -> tuple[set[tuple[str, str]], str]:
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", "-O", "pages.jsonl", *FAST,
+                       *settings], cwd)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    pages = [json.loads(line) for line in (cwd / "pages.jsonl").read_text("utf-8").splitlines()]
+    return {(p["parent"], p["url"]) for p in pages if p["parent"]}, done.stderr
+
+
+def test_crawl_reads_frames_through_the_downloader_middleware(serve, tmp_path: Path) -> None:
+    root = serve(SITE)
+    edges, log = crawl(root, tmp_path)
+    assert {(p[len(root):], c[len(root):]) for p, c in edges} == FRAMESET_TREE
+    assert "'skeleton/frames/inlined': 2" in log and "'skeleton/frames/fetched': 2" in log
+    (tmp_path / "book").mkdir()
+    edges, log = crawl(root + "book/", tmp_path / "book")
+    assert {(p[len(root):], c[len(root):]) for p, c in edges} == BOOK_TREE
+    # the TOC is downloaded once and read into every page of the book
+    assert "'skeleton/frames/fetched': 1" in log and "'skeleton/frames/cached': 7" in log
+
+
+def test_crawl_without_frames_sees_no_links(serve, tmp_path: Path) -> None:
+    root = serve(SITE)
+    edges, log = crawl(root, tmp_path, "-s", "SKELETON_FRAMES_ENABLED=False")
+    assert edges == set() and "skeleton/frames" not in log
