@@ -3,7 +3,7 @@
 A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
 scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 (hash: page URL -> JSON page record), ``:edges`` (hash: child URL -> JSON
-``{"parent", "depth"}``, the best edge seen) and ``:meta`` (hash: base, mode,
+``{"parent", "depth", "at", "dirs"}``, the best edge seen, ``skeleton.pipelines.tree``) and ``:meta`` (hash: base, mode,
 started, finished, finish_reason, and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
 menu, see ``skeleton.spiders.template_menu``). Term entropy (WISDOM Section 3.1) keeps

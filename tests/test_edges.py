@@ -17,11 +17,20 @@ from skeleton.sew.urls import section_dirs
 ROOT = "http://s/"
 
 
+def offered_at(candidate) -> int:
+    """The depth of the page offering a candidate: given, or one above it."""
+    return candidate[3] if len(candidate) > 3 else candidate[2] - 1
+
+
 def apply(client, script, keys: CrawlKeys, page: str, candidates) -> int:
-    args = [ROOT, page, json.dumps({"url": page})]
-    for child, parent, depth in candidates:
-        args += [child, parent, depth, section_dirs(parent, child)]
-    return script(keys=[keys.pages, keys.edges], args=args)
+    """One item per offering depth, as the pipeline sends them."""
+    changed = 0
+    for at in sorted({offered_at(c) for c in candidates}):
+        args = [ROOT, page, json.dumps({"url": page}), at]
+        for child, parent, depth, *_ in (c for c in candidates if offered_at(c) == at):
+            args += [child, parent, depth, section_dirs(parent, child)]
+        changed += script(keys=[keys.pages, keys.edges], args=args)
+    return changed
 
 
 def edges(client, keys: CrawlKeys) -> dict[str, tuple[str, int]]:
@@ -40,20 +49,24 @@ CANDIDATES = [
     ("http://s/m/x.html", "http://s/n/index.html", 2), ("http://s/m/x.html", "http://s/b", 3),
     # a sibling page in the same folder is no section: the URL decides
     ("http://s/p/y.html", "http://s/p/x.html", 2), ("http://s/p/y.html", "http://s/b", 2),
+    # same depth: a nested entry offered by the root wins over a section page's link
+    ("http://s/n/z.html", "http://s/n/", 2), ("http://s/n/z.html", "http://s/c", 2, 0),
 ]
 EXPECTED = {"http://s/a": (ROOT, 1), "http://s/b": (ROOT, 1), "http://s/c": ("http://s/a", 2),
             "http://s/d": ("http://s/B", 3), "http://s/f": ("http://s/a", 2),
-            "http://s/m/x.html": ("http://s/m/index.html", 2), "http://s/p/y.html": ("http://s/b", 2)}
+            "http://s/m/x.html": ("http://s/m/index.html", 2), "http://s/p/y.html": ("http://s/b", 2),
+            "http://s/n/z.html": ("http://s/c", 2)}
 
 
 def test_expected_edges_follow_edge_rank() -> None:
     """The Lua rule and the pure ``edge_rank`` order agree on the fixture."""
     best: dict[str, tuple] = {}
-    for child, parent, depth in CANDIDATES:
+    for candidate in CANDIDATES:
+        child, parent, depth = candidate[:3]
         if child not in (ROOT, parent):
-            rank = edge_rank(parent, child, depth)
+            rank = edge_rank(parent, child, depth, offered_at(candidate))
             best[child] = min(best.get(child, rank), rank)
-    assert {c: (r[2], r[0]) for c, r in best.items()} == EXPECTED
+    assert {c: (r[3], r[0]) for c, r in best.items()} == EXPECTED
 
 
 @pytest.fixture
@@ -61,7 +74,7 @@ def script(redis_client):
     return redis_client.register_script(EDGE_SCRIPT)
 
 
-def test_smallest_depth_then_section_dirs_then_parent_url_bytewise(redis_client, script) -> None:
+def test_smallest_depth_then_shallowest_offer_then_section_dirs_then_parent_url(redis_client, script) -> None:
     keys = CrawlKeys("test-edges-rule")
     redis_client.delete(*keys.all())
     for candidate in CANDIDATES:

@@ -182,7 +182,9 @@ def test_section_dirs_counts_only_for_a_directory_index_parent() -> None:
 
 def test_edge_rank_prefers_depth_then_shared_directories_then_url() -> None:
     child = "http://h/en/mod/mod_cache.html"
-    ranks = sorted([edge_rank("http://h/en/caching.html", child, 2), edge_rank("http://h/en/mod/", child, 2),
-                    edge_rank("http://h/en/sitemap.html", child, 1), edge_rank("http://h/en/a.html", child, 2)])
-    assert [r[2] for r in ranks] == ["http://h/en/sitemap.html", "http://h/en/mod/",
+    ranks = sorted([edge_rank("http://h/en/caching.html", child, 2, 1), edge_rank("http://h/en/mod/", child, 2, 1),
+                    edge_rank("http://h/en/sitemap.html", child, 1, 0), edge_rank("http://h/en/a.html", child, 2, 1)])
+    assert [r[3] for r in ranks] == ["http://h/en/sitemap.html", "http://h/en/mod/",
                                      "http://h/en/a.html", "http://h/en/caching.html"]
+    # at the same depth, a nested entry offered by a shallower page comes first
+    assert edge_rank("http://h/en/x.html", child, 2, 0) < edge_rank("http://h/en/mod/", child, 2, 1)

@@ -2,9 +2,10 @@
 
 For each item one Lua script stores the page record in ``:pages`` and offers,
 for each of its navigation links, the edge candidate child -> (parent,
-child depth, shared directories) to ``:edges``, which keeps per child the best
-edge by ``skeleton.sew.edges.edge_rank``: smallest depth, then most leading
-directories shared by parent and child, then smallest parent URL (bytewise).
+child depth, the page's own depth, section directories) to ``:edges``, which
+keeps per child the best edge by ``skeleton.sew.edges.edge_rank``: smallest
+depth, then offered by the shallowest page, then most leading directories of a
+directory index parent, then smallest parent URL (bytewise).
 Edges to the crawl's root are never kept.
 
 Why the kept edges form a tree (no cycle): write D(p) for the crawl depth of a
@@ -56,8 +57,10 @@ __all__ = ["TreePipeline", "EDGE_SCRIPT", "page_record"]
 
 logger = logging.getLogger(__name__)
 
-#: KEYS: pages, edges. ARGV: root, page URL, page record, then (child, parent,
-#: depth, shared directories) quadruples. Returns the number of edges changed.
+#: KEYS: pages, edges. ARGV: root, page URL, page record, the page's crawl depth
+#: (every edge it offers is offered at that depth), then (child, parent, depth,
+#: section directories) quadruples. Returns the number of edges changed. An edge
+#: stored without ``at`` (before that field existed) counts as offered at depth - 1.
 EDGE_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
@@ -68,20 +71,23 @@ local function less(a, b)
   return #a < #b
 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+local at = tonumber(ARGV[4])
 local changed = 0
-for i = 4, #ARGV - 3, 4 do
+for i = 5, #ARGV - 3, 4 do
   local child, parent, depth, dirs = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
   if child ~= ARGV[1] and child ~= parent then
     local old = redis.call('HGET', KEYS[2], child)
     local better = true
     if old then
       local edge = cjson.decode(old)
+      local old_at = edge.at or (edge.depth - 1)
       local old_dirs = edge.dirs or 0
-      better = depth < edge.depth or (depth == edge.depth and (dirs > old_dirs
-        or (dirs == old_dirs and less(parent, edge.parent))))
+      better = depth < edge.depth or (depth == edge.depth and (at < old_at or (at == old_at
+        and (dirs > old_dirs or (dirs == old_dirs and less(parent, edge.parent))))))
     end
     if better then
-      redis.call('HSET', KEYS[2], child, cjson.encode({parent = parent, depth = depth, dirs = dirs}))
+      redis.call('HSET', KEYS[2], child,
+                 cjson.encode({parent = parent, depth = depth, at = at, dirs = dirs}))
       changed = changed + 1
     end
   end
@@ -151,8 +157,8 @@ class TreePipeline:
 
     def process_item(self, item: Any) -> Any:
         record = page_record(item)
-        args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True)]
         depth = int(record["depth"])
+        args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True), depth]
         links = [(link["url"], link["parent"]) for link in record.get("nav_links") or []]
         for child, parent, level in nest_links(record["url"], links):
             args += [child, parent, depth + level, section_dirs(parent, child)]

@@ -88,8 +88,8 @@ def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple
         for parent, child, depth in page.nav_links:
             if child == root or child not in fetched or parent not in fetched:
                 continue
-            rank = edge_rank(parent, child, depth)
+            rank = edge_rank(parent, child, depth, page.depth)
             if child not in best or rank < best[child]:
                 best[child] = rank
-    return sorted((rank[2], child) for child, rank in best.items())
+    return sorted((rank[3], child) for child, rank in best.items())
 
