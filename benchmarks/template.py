@@ -19,6 +19,7 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +56,7 @@ def key_pages(root: str, edges: list[tuple[str, str]]) -> list[str]:
 
 
 def template_rows(site, fetch, keys: list[str],
-                  others: list[frozenset[str]] = ()) -> list[dict]:
+                  others: Sequence[frozenset[str]] = ()) -> list[dict]:
     fetch_links = links_fetcher(fetch)
     chromes: dict[str, frozenset[str]] = {}
 
