@@ -3,9 +3,11 @@
 For each corpus site and a few key pages (the home page, then the first page of
 each truth depth, then the truth's last leaf): Algorithm 2 with n = 3 over the
 site's files; pages loaded; whether each page found shares the key page's
-template (``skeleton.template.similarity``: Jaccard of the chromes (3 levels) >= 0.5),
-against a baseline, the key page's first 30 same-domain links in document
-order. Then the template menu from the home page as a LinkSetDup signal
+template (``skeleton.template.similarity``: Jaccard of the chromes, the frame around
+the content slot, >= 0.5), against a baseline, the key page's first 30
+same-domain links in document order, and a control that the check can say no:
+each key page against the other sites' home pages (``control``: pairs judged
+the same template, pairs). Then the template menu from the home page as a LinkSetDup signal
 (``skeleton.template.skeleton_step``): skeleton edge F1 with the shipped default
 model, without and with it.
 
@@ -17,6 +19,7 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +55,8 @@ def key_pages(root: str, edges: list[tuple[str, str]]) -> list[str]:
     return keys
 
 
-def template_rows(site, fetch, keys: list[str]) -> list[dict]:
+def template_rows(site, fetch, keys: list[str],
+                  others: Sequence[frozenset[str]] = ()) -> list[dict]:
     fetch_links = links_fetcher(fetch)
     chromes: dict[str, frozenset[str]] = {}
 
@@ -75,7 +79,9 @@ def template_rows(site, fetch, keys: list[str]) -> list[dict]:
                                           for u in result.pages),
                      "mean_similarity": round(statistics.fmean(sims), 4) if sims else None,
                      "baseline_links": len(base),
-                     "baseline_same_template": sum(base_same)})
+                     "baseline_same_template": sum(base_same),
+                     "control_same_template": sum(same_template(chrome_of(key), o) for o in others),
+                     "control_pages": len(others)})
     return rows
 
 
@@ -104,19 +110,26 @@ def main() -> None:
     args = ap.parse_args()
     model = load_model()
     out: dict[str, dict] = {}
+    homes = {}
+    for cs in corpus_sites():
+        body = load_labelled_site(cs.truth, cs.serve_dir, cs.name).fetch(cs.start_url)
+        homes[cs.name] = chrome(parse_html(body) if body else None)
     for cs in corpus_sites():
         if args.sites and cs.name not in args.sites:
             continue
         site = load_labelled_site(cs.truth, cs.serve_dir, cs.name)
         root, edges, _ = load_truth(cs.truth)
-        rows = template_rows(cs, site.fetch, key_pages(root, edges))
+        others = [c for name, c in homes.items() if name != cs.name]
+        rows = template_rows(cs, site.fetch, key_pages(root, edges), others)
         entry: dict = {"keys": rows,
                        "mean_loaded": round(statistics.fmean(r["loaded"] for r in rows), 2),
                        "complete": sum(r["size"] == 3 for r in rows),
                        "found": sum(r["size"] for r in rows),
                        "same_template": sum(r["same_template"] for r in rows),
                        "baseline": [sum(r["baseline_same_template"] for r in rows),
-                                    sum(r["baseline_links"] for r in rows)]}
+                                    sum(r["baseline_links"] for r in rows)],
+                       "control": [sum(r["control_same_template"] for r in rows),
+                                   sum(r["control_pages"] for r in rows)]}
         menu = set()
         if not args.no_f1:
             result = find_complete_subdigraph(cs.start_url, links_fetcher(site.fetch), 3)
@@ -127,7 +140,8 @@ def main() -> None:
         out[cs.name] = entry
         print(f"{cs.name:14} keys {len(rows)} mean loaded {entry['mean_loaded']} complete "
               f"{entry['complete']}/{len(rows)} same-template {entry['same_template']}/{entry['found']}"
-              f" baseline {entry['baseline'][0]}/{entry['baseline'][1]} menu {len(menu)} "
+              f" baseline {entry['baseline'][0]}/{entry['baseline'][1]}"
+              f" control {entry['control'][0]}/{entry['control'][1]} menu {len(menu)} "
               f"F1 {entry.get('edge_f1_default', {}).get('f1')} -> "
               f"{entry.get('edge_f1_with_menu', {}).get('f1')}", flush=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")

@@ -84,3 +84,8 @@ def test_bad_inputs_give_partial_or_empty_answers() -> None:
     dl = "".join(f"<dt><a href='/t{i}'>term {i}</a></dt><dd>meaning</dd>" for i in range(5))
     [toc] = page_sections(parse_html(f"<html><body><dl>{dl}</dl></body></html>"), URL)
     assert toc.xpath == "/html/body/dl" and toc.type == "index"
+
+
+def test_a_page_with_one_link_is_one_index_section() -> None:
+    [only] = page_sections(parse_html("<html><body><a href='/only'>only</a></body></html>"), URL)
+    assert (only.type, only.links) == ("index", ["http://gizmo.example/only"])

@@ -109,3 +109,8 @@ def test_scrapy_schema_without_sections(serve, tmp_path: Path) -> None:
     assert "sections" not in (tmp_path / "pages.jsonl").read_text("utf-8")
     done = run_scrapy(["schema"], tmp_path)
     assert done.returncode != 0 and "SKELETON_SCHEMA_ENABLED=False" in done.stderr
+
+
+def test_one_link_is_one_physical_edge() -> None:
+    schema = site_schema({A: [section("index", ["x"], [B])], B: [section("document_information", [])]})
+    assert [(e.source, e.target, e.kind) for e in schema.edges] == [(f"{A}#s0", f"{B}#s0", "physical")]

@@ -147,3 +147,31 @@ def test_largest_clique_with() -> None:
 
 def test_fixture_site_files_exist() -> None:
     assert (SITE / "index.html").is_file() and isinstance(SITE, Path)
+
+
+def _brute_dom_order(links: list[KeyLink]) -> list[KeyLink]:
+    """Algorithm 1's inner loop as written: the farthest from the links taken (ties: document order)."""
+    left, out = list(links), []
+    while left:
+        best = max(left, key=lambda n: (min((d_distance(c.path, n.path) for c in out), default=0),
+                                        -n.number))
+        out.append(best)
+        left.remove(best)
+    return out
+
+
+def test_dom_order_below_a_deep_shared_prefix_is_exact_and_fast() -> None:
+    import random
+    import time
+
+    rng = random.Random(5)
+    prefix = tuple([0] * 5000)
+    small = [KeyLink(f"{BASE}{i}.html", f"{BASE}{i}.html",
+                     prefix + tuple(rng.randrange(3) for _ in range(rng.randrange(1, 5))) + (i,), i)
+             for i in range(40)]
+    assert sort_links(small, BASE) == _brute_dom_order(small)
+    many = [KeyLink(f"{BASE}p{i}.html", f"{BASE}p{i}.html", prefix + (i, 0), i) for i in range(10_000)]
+    started = time.monotonic()
+    order = sort_links(many, BASE)
+    assert time.monotonic() - started < 20  # the whole 5 000-step paths walked: about a minute
+    assert [link.number for link in order[:3]] == [0, 1, 2] and len(order) == 10_000

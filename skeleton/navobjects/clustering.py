@@ -22,7 +22,9 @@ Two points the pseudo-code leaves open, read as follows:
 ``tcList`` is the list of children from the current cluster's start up to the
 child examined (line 13 adds every child, linked or not, so the text between two
 hyperlink blocks counts in their hyperlink density; line 29 restarts it with the
-child that opens a new cluster).
+child that opens a new cluster). It is read as a set: when no split happens,
+lines 13 and 29 both add ``cList[i]``, and counting its words twice would make
+HD (equation (3)) depend on how often a child was appended.
 """
 from __future__ import annotations
 
@@ -73,8 +75,13 @@ def gap_threshold(distances: Sequence[int], beta: float = BETA) -> int:
 
     DL keeps one value per pair of neighbouring hyperlinks (``length(DL)`` is
     "the number of values in DL", and i stands for the number of potential
-    blocks: a threshold DL_i leaves fewer than i gaps above it). With no
-    distance, or all distances 0, the threshold is 0."""
+    blocks: a threshold DL_i leaves fewer than i gaps above it). Section 3.5.1
+    also calls S_h "the set" of distances, which could mean distinct values:
+    ambiguous, the multiset is kept and ``benchmarks/navobjects.py`` measures
+    the set reading too. With no distance, or all distances 0, the threshold is
+    0; with beta = 1 and all distances equal it is 0 as well (DL_len = 0 scores
+    exactly 1, DL_1 scores 1 + 1/len), so a page of evenly spaced links is split
+    link by link, as equation (4) says."""
     dl = sorted([*distances, 0], reverse=True)
     if dl[0] <= 0:
         return 0

@@ -20,6 +20,15 @@ table of similar rows, a ``dl`` of alternating ``dt``/``dd``: one run, or a
 periodic sequence of at most ``MAX_PATTERN`` kinds of child); otherwise its children are
 examined in turn. Repeated members larger than ``MAX_MEMBER_SIZE`` primary
 nodes (layout blocks that happen to look alike) are examined one by one.
+
+Readings of Section 2.2 where it is not explicit: the weights and threshold of
+the vector distance come from a report the paper cites ([20]) and are ours;
+a run grows while each brother is similar to the previous one (the paper: "the
+collection grows until other similar brother subtrees are found"); the paper
+builds collections from the deepest primary nodes upwards; this cut goes
+top-down (iterative, bounded) and, like the paper, makes a run of similar
+brothers one collection rooted at their primary parent (the paper's collection
+"rows 2 to 7, with the <tr> in row 2 as root").
 """
 from __future__ import annotations
 

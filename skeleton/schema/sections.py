@@ -12,7 +12,16 @@
 * logical data: the other collections with text.
 
 Collections with neither text nor links (an ``<hr>`` separator) are no
-section. Every function here is iterative and never raises on odd markup.
+section.
+
+Readings of Section 2.2 where it is not explicit: the header and footer
+candidates are looked for only in the first and last third of the collections
+(the paper picks the candidate "nearest to the beginning"/"end" and says the
+header "is generally placed near to the beginning"); that the footer "can also
+contain the same information of the header" is read as a possibility, not as a
+criterion (on a short page the data section repeats the title's words); the
+index/data split compares words outside links with the number of links, the
+paper giving no ratio. Every function here is iterative and never raises on odd markup.
 """
 from __future__ import annotations
 

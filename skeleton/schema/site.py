@@ -13,6 +13,13 @@ a logical link needs C >= ``LOGICAL_THRESHOLD``, sections of two different
 pages, at least ``MIN_KEYWORDS`` keywords each, and not two index sections (the
 paper: they "probably carry the same information").
 
+Readings of Section 3 where it is not explicit: N_terms, "the number of
+keywords", is taken from the smaller section; the paper's threshold sets "the
+minimal correlation for a match" and keywords match only when equal (no
+synonyms), so the threshold is applied to C, as issue 5 asks; ``MAX_POSTINGS``
+is our bound (a term in more than 100 sections counts in N_terms but makes no
+match).
+
 A physical link goes from the section holding the hyperlink to the target
 page's first section (its document information, which stands for the page:
 hyperlinks point to pages, not to sections). Only crawled pages are targets.

@@ -6,7 +6,11 @@ A hyperlink is the sequence of directories of a URL, the resource name
 ignored (Definition 1). The first word is the host, so that two links of one
 site always share their head and a link to another host has a different head
 (the fifth case of Definition 2): ``http://h/research/maths/index.html`` is
-``("h", "research", "maths")``.
+``("h", "research", "maths")``. The paper's example hDistance(research/maths/,
+www.upv.es/research/) = -2 writes paths without their host; with the host as a
+word a link to another host is -3 here. Such links never reach Algorithm 1
+(getLinks keeps the key page's domain only, footnote 3 and Section 4), and for
+same-host links both writings give the same distance.
 """
 from __future__ import annotations
 

@@ -12,7 +12,10 @@ in a trie where each node stores the smallest depth of a chosen path below it,
 so the distance of a link to the chosen set is a walk down its own path
 (min over its ancestors a of |x| + best(a) - 2 depth(a)), and a lazy max-heap
 only re-evaluates links whose stored distance may be stale (distances to a
-growing set never increase).
+growing set never increase). The DOM path prefix shared by every link of the
+tier is cut first (j + k is measured below the deepest common ancestor, so it
+does not change): 10 000 links at the bottom of 5 000 nested levels cost what
+they cost at the top.
 """
 from __future__ import annotations
 
@@ -60,21 +63,36 @@ class _ChosenTrie:
         return result
 
 
+def _shared_prefix(paths: Sequence[Sequence[int]]) -> int:
+    """Length of the prefix common to all ``paths``."""
+    if not paths:
+        return 0
+    low, high = min(paths), max(paths)  # the lexicographic extremes bound the common prefix
+    shared = 0
+    for x, y in zip(low, high):
+        if x != y:
+            break
+        shared += 1
+    return shared
+
+
 def dom_order(links: Sequence[KeyLink]) -> list[KeyLink]:
     """The inner loop of Algorithm 1: repeatedly take a link that no other link
     beats in DOM relevance w.r.t. the links already taken."""
+    cut = _shared_prefix([link.path for link in links])
+    paths = [link.path[cut:] for link in links]
     trie = _ChosenTrie()
     heap = [(-_FAR, link.number, i) for i, link in enumerate(links)]
     heapq.heapify(heap)
     out: list[KeyLink] = []
     while heap:
         stored, number, i = heapq.heappop(heap)
-        current = trie.distance(links[i].path) if out else _FAR
+        current = trie.distance(paths[i]) if out else _FAR
         if -stored != current:
             heapq.heappush(heap, (-current, number, i))
             continue
         out.append(links[i])
-        trie.add(links[i].path)
+        trie.add(paths[i])
     return out
 
 
