@@ -134,3 +134,90 @@ def test_crawl_without_frames_sees_no_links(serve, tmp_path: Path) -> None:
     root = serve(SITE)
     edges, log = crawl(root, tmp_path, "-s", "SKELETON_FRAMES_ENABLED=False")
     assert edges == set() and "skeleton/frames" not in log
+
+
+def run(coroutine):
+    """Run a coroutine that never really waits (the fake engine answers at once)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the coroutine waited")
+
+
+class _Stats:
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+
+    def inc_value(self, key: str, count: int = 1) -> None:
+        self.values[key] = self.values.get(key, 0) + count
+
+
+def _middleware(responses: dict[str, object], max_bytes: int = 1000):
+    """A FramesMiddleware whose engine answers from ``responses`` (an exception is raised)."""
+    from types import SimpleNamespace
+
+    from skeleton.middlewares.frames import FramesMiddleware
+
+    fetched: list[str] = []
+
+    async def download_async(request):
+        fetched.append(request.url)
+        answer = responses[request.url]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    crawler = SimpleNamespace(stats=_Stats(), engine=SimpleNamespace(download_async=download_async))
+    return FramesMiddleware(crawler, max_bytes=max_bytes, cache_size=2), crawler.stats, fetched
+
+
+def _html(url: str, body: bytes, status: int = 200, ctype: bytes = b"text/html"):
+    from scrapy.http import HtmlResponse, Response
+
+    if ctype.startswith(b"text/html"):
+        return HtmlResponse(url, status=status, body=body, headers={"Content-Type": ctype})
+    return Response(url, status=status, body=body, headers={"Content-Type": ctype})
+
+
+def test_frames_middleware_keeps_what_it_could_read_and_says_why_not() -> None:
+    from scrapy import Request
+
+    from skeleton.middlewares.shared import META_FRAMES
+
+    page = b'<html><body><iframe src="a.html"></iframe><iframe src="b.html"></iframe>' \
+           b'<iframe src="c.pdf"></iframe><iframe src="d.html"></iframe></body></html>'
+    mw, stats, fetched = _middleware({
+        H + "a.html": _html(H + "a.html", b"<html><body><a href='x.html'>X</a></body></html>"),
+        H + "b.html": IOError("connection refused"),
+        H + "c.pdf": _html(H + "c.pdf", b"%PDF-1.4", ctype=b"application/pdf"),
+        H + "d.html": _html(H + "d.html", b"<html>" + b"x" * 2000 + b"</html>"),
+    })
+    request = Request(H + "page.html")
+    response = run(mw.process_response(request, _html(H + "page.html", page)))
+    assert response.body == page
+    frames = request.meta[META_FRAMES]
+    assert frames[H + "a.html"][0].startswith(b"<html>")
+    assert frames[H + "b.html"] is None and frames[H + "c.pdf"] is None and frames[H + "d.html"] is None
+    assert stats.values == {"skeleton/frames/pages": 1, "skeleton/frames/fetched": 1,
+                            "skeleton/frames/failed": 3}
+    # a second page framing a.html reads it from the cache (the last 2 frames are kept)
+    again = Request(H + "other.html")
+    run(mw.process_response(again, _html(H + "other.html", b'<frameset><frame src="d.html">'
+                                                                     b'</frameset>')))
+    assert fetched.count(H + "d.html") == 1 and stats.values["skeleton/frames/cached"] == 1
+
+
+def test_frames_middleware_passes_pages_without_frames_and_frame_downloads() -> None:
+    from scrapy import Request
+
+    from skeleton.middlewares.frames import META_FRAME_REQUEST
+
+    mw, stats, fetched = _middleware({})
+    plain = Request(H + "p.html")
+    run(mw.process_response(plain, _html(H + "p.html", b"<html><body>framed text</body></html>")))
+    own = Request(H + "f.html", meta={META_FRAME_REQUEST: H})
+    run(mw.process_response(own, _html(H + "f.html", b'<iframe src="g.html"></iframe>')))
+    offsite = Request(H + "o.html")
+    run(mw.process_response(offsite, _html(H + "o.html", b'<iframe src="http://ads.example/"></iframe>')))
+    assert fetched == [] and stats.values == {}
