@@ -42,9 +42,10 @@ def test_links_are_grouped_by_depth_then_by_path() -> None:
         ("D1", 5), ("D2", 5), ("V1", 4), ("U4", 5)]
     # the first remaining link is P1 (Solo is alone at depth 3): depth 4 comes first,
     # split into its paths body/p/a and body/div/a; then depth 5 (first link U1),
-    # split into body/ul/li/a (U4 is in another <ul>, same path) and body/div/p/a
+    # split into body/ul/li/a and body/div/p/a; U4 has U1's path but is in another
+    # <ul>, so it is a group of its own (split_by_list, beyond the paper)
     assert names(group_by_level_and_path(links)) == [
-        ["P1", "P2"], ["V1"], ["U1", "U2", "U3", "U4"], ["D1", "D2"]]
+        ["P1", "P2"], ["V1"], ["U1", "U2", "U3"], ["U4"], ["D1", "D2"]]
 
 
 def test_every_group_has_one_depth_and_one_path() -> None:
@@ -122,3 +123,36 @@ def test_shallow_positions_count_links_at_or_above_the_depth() -> None:
     assert shallow_positions(links, 5) == [0, 1, 2, 2, 2]
     assert shallow_positions(links, 7) == [0, 1, 2, 3, 4]
     assert shallow_positions(links, 3) == [0, 1, 1, 1, 1]
+
+
+def _groups(html: bytes) -> list[list[str]]:
+    from skeleton.sew.candidates import group_by_level_and_path
+    from skeleton.sew.dom import parse_html
+    from skeleton.sew.links import extract_links
+
+    links = extract_links(parse_html(html), "http://h/")
+    return [[link.sec_name for link in g] for g in group_by_level_and_path(links)]
+
+
+def test_separate_lists_of_one_path_are_separate_groups() -> None:
+    """A sidebar's widgets (same depth, same tag path) are judged one by one."""
+    page = (b"<aside><section><h2>Recent</h2><ul><li><a href='p1'>Post one</a></li>"
+            b"<li><a href='p2'>Post two</a></li></ul></section>"
+            b"<section><h2>Categories</h2><ul><li><a href='c1'>Travel</a></li>"
+            b"<li><a href='c2'>Food</a></li></ul></section></aside>")
+    assert _groups(page) == [["Post one", "Post two"], ["Travel", "Food"]]
+
+
+def test_sub_lists_of_a_table_of_contents_stay_together() -> None:
+    """DocBook nests a part's chapters in a dl inside the part's dd: one group per level."""
+    page = (b"<dl><dt><a href='p1'>Part I</a></dt><dd><dl><dt><a href='c1'>Chapter 1</a></dt>"
+            b"<dt><a href='c2'>Chapter 2</a></dt></dl></dd><dt><a href='p2'>Part II</a></dt>"
+            b"<dd><dl><dt><a href='c3'>Chapter 3</a></dt></dl></dd></dl>")
+    assert _groups(page) == [["Part I", "Part II"], ["Chapter 1", "Chapter 2", "Chapter 3"]]
+
+
+def test_an_index_is_not_split_so_the_index_heuristic_drops_it_whole() -> None:
+    letters = b"".join(b"<h2>%s</h2><ul><li><a href='a.html#%s1'>%s one</a></li>"
+                       b"<li><a href='b.html'>%s two</a></li></ul>" % (c, c, c, c) for c in (b"A", b"B", b"C"))
+    groups = _groups(b"<div>" + letters + b"</div>")
+    assert len(groups) == 1 and len(groups[0]) == 6

@@ -13,7 +13,13 @@ from .heuristics import (ph_anchor, ph_deep_link, ph_index, ph_dis_diff, ph_link
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
-__all__ = ["CandidateParams", "shallow_positions", "group_by_level_and_path", "prune_link_set", "gen_candidate_link_sets"]
+__all__ = ["LIST_TAGS", "ENTRY_TAGS", "CandidateParams", "shallow_positions", "group_by_level_and_path", "split_by_list", "prune_link_set", "gen_candidate_link_sets"]
+
+
+#: Elements that make a list of links (``split_by_list``).
+LIST_TAGS = frozenset({"ul", "ol", "dl", "menu"})
+#: A list below one of these is the sub-list of an entry.
+ENTRY_TAGS = frozenset({"li", "dd", "dt"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +33,9 @@ class CandidateParams:
 
 def group_by_level_and_path(links: Sequence[LinkNode]) -> Iterator[list[LinkNode]]:
     """Figure 2, lines 6-22: repeatedly take the first remaining link, gather the
-    remaining links at its depth, and split them by path; a link alone at its depth
-    is dropped. Groups come out in the order of their first link."""
+    remaining links at its depth, and split them by path (then by list, see
+    :func:`split_by_list`); a link alone at its depth is dropped. Groups come out
+    in the order of their first link's path."""
     by_depth: dict[int, dict[tuple[str, ...], list[LinkNode]]] = {}
     for link in links:
         by_depth.setdefault(link.depth, {}).setdefault(link.path, []).append(link)
@@ -37,7 +44,28 @@ def group_by_level_and_path(links: Sequence[LinkNode]) -> Iterator[list[LinkNode
         paths = by_depth[depth]
         if sum(len(group) for group in paths.values()) < 2:
             continue
-        yield from paths.values()
+        for group in paths.values():
+            # an index stays whole, so that the Index heuristic still drops it whole
+            yield from split_by_list(group) if ph_index(group) else [group]
+
+
+def split_by_list(group: Sequence[LinkNode]) -> list[list[LinkNode]]:
+    """Beyond the paper: the links of one (depth, path) group that sit in separate
+    lists are separate groups. A list is the nearest ``ul``/``ol``/``dl``/``menu``
+    above the link, unless that list is the sub-list of an entry (it has an ``li``,
+    ``dd`` or ``dt`` above it), as a table of contents nests its levels: those stay
+    together. So the boxes of a side menu, the widgets of a blog's sidebar and a
+    portal's tiles are judged one by one, as their headings present them."""
+    parts: dict[int | None, list[LinkNode]] = {}
+    for link in group:
+        key = None
+        for i in range(len(link.path) - 2, -1, -1):
+            if link.path[i] in LIST_TAGS:
+                if ENTRY_TAGS.isdisjoint(link.path[:i]):
+                    key = link.chain[i]
+                break
+        parts.setdefault(key, []).append(link)
+    return list(parts.values())
 
 
 def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
