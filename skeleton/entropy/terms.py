@@ -52,6 +52,8 @@ _WORD_2 = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}")
 #: Text pieces tokenized together are joined by this (no word character).
 _PIECE_SEPARATOR = "\x01"
 _WORD_OR_SEPARATOR = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}|{_PIECE_SEPARATOR}")
+#: The same on ASCII text (lower-cased: word characters but '_' are [a-z0-9]), faster.
+_ASCII_WORD_OR_SEPARATOR = re.compile(rf"[a-z0-9]{{{MIN_TERM_LENGTH},}}|{_PIECE_SEPARATOR}")
 _ZLIB_LEVEL = 1
 _SHIPPED_ALIASES = {"english": "en"}
 
@@ -123,13 +125,29 @@ def terms_of_pieces(texts: list[str], stop: frozenset[str] = frozenset()) -> lis
     if not texts:
         return []
     joined = _PIECE_SEPARATOR.join(texts)
-    if joined.count(_PIECE_SEPARATOR) != len(texts) - 1 or (
+    if joined.count(_PIECE_SEPARATOR) != len(texts) - 1 or _PIECE_SEPARATOR in stop or (
             not joined.isascii() and _CJK_RUN.search(joined) is not None):
         cut = term_function(stop)
         return [cut(text) for text in texts]
-    kept = [w for w in _WORD_OR_SEPARATOR.findall(joined.lower())
+    lowered = joined.lower()
+    words = (_ASCII_WORD_OR_SEPARATOR if lowered.isascii() else _WORD_OR_SEPARATOR).findall
+    kept = [w for w in words(lowered)
             if w not in stop and len(w) <= MAX_TERM_LENGTH and not w.isnumeric()]
-    return [part.split() for part in " ".join(kept).split(_PIECE_SEPARATOR)]
+    return _split_at_separators(kept, len(texts))
+
+
+def _split_at_separators(kept: list[str], pieces: int) -> list[list[str]]:
+    """``kept`` (terms and separators) cut into ``pieces`` lists at the separators:
+    C-level ``index`` and slices, no new strings."""
+    out: list[list[str]] = []
+    add, find = out.append, kept.index
+    start = 0
+    for _ in range(pieces - 1):
+        end = find(_PIECE_SEPARATOR, start)
+        add(kept[start:end])
+        start = end + 1
+    add(kept[start:])
+    return out
 
 
 def tokenize_cjk(lowered: str) -> list[str]:
