@@ -248,7 +248,15 @@ def link_targets(page: PageText, url: str) -> list[str]:
     once per page and URL."""
     if page._targets is not None and page._targets[0] == url:
         return page._targets[1]
-    targets = [resolve(href, url) if terms and url else ""
-               for href, terms in zip(page.hrefs, page.anchor_terms)]
+    resolved: dict[str, str] = {}  # a page repeats its hrefs (menus): resolve each once
+    targets = []
+    for href, terms in zip(page.hrefs, page.anchor_terms):
+        if terms and url:
+            target = resolved.get(href)
+            if target is None:
+                target = resolved[href] = resolve(href, url)
+            targets.append(target)
+        else:
+            targets.append("")
     page._targets = (url, targets)
     return targets
