@@ -99,7 +99,7 @@ local chunk = tonumber(ARGV[5])
 for first = 1, #terms, chunk do
   local last = math.min(first + chunk - 1, #terms)
   local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
-  local out, weights = {}, {}
+  local out, weights, o, w = {}, {}, 0, 0
   for i = first, last do
     local tf, s, df, g = tfs[i], 0, 0, 0
     local old = olds[i - first + 1]
@@ -114,18 +114,20 @@ for first = 1, #terms, chunk do
     if counted == 1 then
       if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
       s, df = s + tf, df + 1
-      out[#out + 1] = terms[i]
-      out[#out + 1] = '\0' .. struct.pack('<ddd', s, df, g)
+      out[o + 1] = terms[i]
+      out[o + 2] = struct.pack('<Bddd', 0, s, df, g)
+      o = o + 2
     end
     local en = 0
     if n > 1 and s > 0 and df > 1 and g > 0 then
       en = g / (s * logn)
       if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
     end
-    weights[#weights + 1] = 1 - en
+    w = w + 1
+    weights[w] = 1 - en
   end
-  if #out > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
-  packed[#packed + 1] = struct.pack('<' .. string.rep('d', #weights), unpack(weights))
+  if o > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
+  packed[#packed + 1] = struct.pack('<' .. string.rep('d', w), unpack(weights))
 end
 return {counted, table.concat(packed)}
 """
@@ -152,7 +154,11 @@ class EntropyStore:
     def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
         """:meth:`add_page`, and W of the page's terms with the pages counted so
         far, this one included, from the same script call (one round trip)."""
-        positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
+        values = counts.values()
+        if set(map(type, values)) <= {int} and (not values or min(values) > 0):
+            positive = dict(counts)  # the usual case (PageText.counts()), without a loop
+        else:
+            positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
         terms = list(positive)
         args = [url, pack_counts(positive) if self.keep_page_terms else b"",
                 json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
