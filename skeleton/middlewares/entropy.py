@@ -87,12 +87,8 @@ UPDATE_SCRIPT = """
 local counted = redis.call('SADD', KEYS[2], ARGV[1])
 if counted == 1 and ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
 local n = redis.call('SCARD', KEYS[2])
-local logn = math.log(n)
-local function log1p(x)
-  local u = 1 + x
-  if u == 1 then return x end
-  return math.log(u) * x / (u - 1)
-end
+local log, byte, unpackd, packd = math.log, string.byte, struct.unpack, struct.pack
+local logn = log(n)
 local terms, tfs = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
 local packed = {}
 local chunk = tonumber(ARGV[5])
@@ -104,18 +100,27 @@ for first = 1, #terms, chunk do
     local tf, s, df, g = tfs[i], 0, 0, 0
     local old = olds[i - first + 1]
     if old then
-      if string.byte(old, 1) == 0 and #old == 25 then
-        s, df, g = struct.unpack('<ddd', old, 2)
+      if byte(old, 1) == 0 and #old == 25 then
+        s, df, g = unpackd('<ddd', old, 2)
       else
         local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
         s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
       end
     end
     if counted == 1 then
-      if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
+      if s > 0 then
+        -- log1p(x) = x if 1 + x == 1, else log(1 + x) * x / ((1 + x) - 1); inlined
+        local x, y = tf / s, s / tf
+        local u, v = 1 + x, 1 + y
+        if u ~= 1 then x = log(u) * x / (u - 1) end
+        if v ~= 1 then y = log(v) * y / (v - 1) end
+        g = g + s * x + tf * y
+      else
+        g = 0
+      end
       s, df = s + tf, df + 1
       out[o + 1] = terms[i]
-      out[o + 2] = struct.pack('<Bddd', 0, s, df, g)
+      out[o + 2] = packd('<Bddd', 0, s, df, g)
       o = o + 2
     end
     local en = 0
