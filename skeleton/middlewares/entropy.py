@@ -115,9 +115,7 @@ for first = 1, #terms, chunk do
         if u ~= 1 then x = log(u) * x / (u - 1) end
         if v ~= 1 then y = log(v) * y / (v - 1) end
         g = g + s * x + tf * y
-      else
-        g = 0
-      end
+      else g = 0 end
       s, df = s + tf, df + 1
       out[o + 1] = terms[i]
       out[o + 2] = packd('<Bddd', 0, s, df, g)
@@ -159,11 +157,9 @@ class EntropyStore:
     def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
         """:meth:`add_page`, and W of the page's terms with the pages counted so
         far, this one included, from the same script call (one round trip)."""
-        values = counts.values()
-        if set(map(type, values)) <= {int} and (not values or min(values) > 0):
-            positive = dict(counts)  # the usual case (PageText.counts()), without a loop
-        else:
-            positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
+        values = counts.values()  # usually positive ints (PageText.counts()): no loop
+        positive = (dict(counts) if set(map(type, values)) <= {int} and min(values, default=1) > 0
+                    else {term: int(tf) for term, tf in counts.items() if tf > 0})
         terms = list(positive)
         args = [url, pack_counts(positive) if self.keep_page_terms else b"",
                 json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
