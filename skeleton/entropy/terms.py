@@ -55,6 +55,8 @@ _WORD_OR_SEPARATOR = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}|{_PIECE_SE
 #: The same on ASCII text (lower-cased: word characters but '_' are [a-z0-9]), faster.
 _ASCII_WORD_OR_SEPARATOR = re.compile(rf"[a-z0-9]{{{MIN_TERM_LENGTH},}}|{_PIECE_SEPARATOR}")
 _ZLIB_LEVEL = 1
+#: Packed counts: compact JSON, keys sorted by the C encoder (no sorted copy).
+_COUNTS_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
 _SHIPPED_ALIASES = {"english": "en"}
 
 
@@ -199,7 +201,7 @@ def page_terms(root: Any, stop: frozenset[str] = frozenset(),
 
 def pack_counts(counts: Mapping[str, int]) -> bytes:
     """Compact storage of a page's term counts: zlib-compressed JSON object."""
-    text = json.dumps(dict(sorted(counts.items())), ensure_ascii=False, separators=(",", ":"))
+    text = _COUNTS_JSON(counts if isinstance(counts, dict) else dict(counts))
     return zlib.compress(text.encode("utf-8"), _ZLIB_LEVEL)
 
 
