@@ -202,7 +202,8 @@ def count_terms(text: Any, stop: frozenset[str] = frozenset(),
                 max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
     """Term -> frequency in ``text``, stop words removed. With more than
     ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
-    counts = Counter(terms(text, stop))
+    counts = Counter(terms_of_pieces([text], stop)[0] if isinstance(text, str) and text
+                     else [])
     if len(counts) > max(0, max_terms):
         kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:max(0, max_terms)]
         return dict(kept)
