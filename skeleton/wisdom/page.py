@@ -168,12 +168,25 @@ def _scan(root: etree._Element | etree._ElementTree | None, tokenizer: Tokenizer
             kind = _kind_of(tag)
         p = state[el.getparent()]
         tail = el.tail  # the root's tail is no page text (p == -1)
-        if tail and not tail.isspace():
-            if p >= 0:
+        if p >= 0:
+            if tail and not tail.isspace():
                 add_text(tail)
                 add_node(p)
-            elif p == _IN_DUMMY:
-                add_other(tail)
+            if kind == _NODE:  # the common case, a plain element under a node: the steps below
+                i = len(elements)
+                state[el] = i
+                add_element(el)
+                add_parent(p)
+                add_children([])
+                children[p].append(i)
+                add_owner(owner[p])
+                text = el.text
+                if text and not text.isspace():
+                    add_text(text)
+                    add_node(i)
+                continue
+        elif p == _IN_DUMMY and tail and not tail.isspace():
+            add_other(tail)
         if kind == _NOT_ELEMENT:
             continue
         if p == _IN_SKIPPED:
