@@ -52,7 +52,14 @@ _WORD_2 = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}")
 #: Text pieces tokenized together are joined by this (no word character).
 _PIECE_SEPARATOR = "\x01"
 _WORD_OR_SEPARATOR = re.compile(rf"[^\W_{_CJK}]{{{MIN_TERM_LENGTH},}}|{_PIECE_SEPARATOR}")
+_SPACED_SEPARATOR = f" {_PIECE_SEPARATOR} "
+#: UTF-8 bytes -> themselves, except ASCII characters that are neither letters, digits
+#: nor the separator: a space (multi-byte characters are left to str.isalnum).
+_ASCII_NON_WORD = bytes(b if b >= 0x80 or chr(b).isalnum() or chr(b) == _PIECE_SEPARATOR
+                        else 0x20 for b in range(256))
 _ZLIB_LEVEL = 1
+#: Packed counts: compact JSON, keys sorted by the C encoder (no sorted copy).
+_COUNTS_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
 _SHIPPED_ALIASES = {"english": "en"}
 
 
@@ -123,13 +130,60 @@ def terms_of_pieces(texts: list[str], stop: frozenset[str] = frozenset()) -> lis
     if not texts:
         return []
     joined = _PIECE_SEPARATOR.join(texts)
-    if joined.count(_PIECE_SEPARATOR) != len(texts) - 1 or (
+    if joined.count(_PIECE_SEPARATOR) != len(texts) - 1 or _PIECE_SEPARATOR in stop or (
             not joined.isascii() and _CJK_RUN.search(joined) is not None):
         cut = term_function(stop)
         return [cut(text) for text in texts]
-    kept = [w for w in _WORD_OR_SEPARATOR.findall(joined.lower())
-            if w not in stop and len(w) <= MAX_TERM_LENGTH and not w.isnumeric()]
-    return [part.split() for part in " ".join(kept).split(_PIECE_SEPARATOR)]
+    return _split_at_separators(_kept_words(joined.lower(), stop), len(texts))
+
+
+def _kept_words(lowered: str, stop: frozenset[str]) -> list[str]:
+    """The ``_WORD_OR_SEPARATOR`` matches of lower-cased text without CJK, in order,
+    minus stop words, numbers and too long words: the terms and the separators.
+
+    The same matches without the regex engine (the costliest step): ASCII non-word
+    bytes become spaces (one ``bytes.translate``) and ``str.split`` cuts the rest.
+    A token made only of word characters but '_' (``str.isalnum``, which is the
+    regex's ``[^\\W_]``; whitespace never is one) is one whole match; the few tokens
+    still holding other characters (non-ASCII punctuation: ’, —) go through the regex.
+    """
+    text = lowered.replace(_PIECE_SEPARATOR, _SPACED_SEPARATOR).encode(
+        "utf-8", "surrogatepass").translate(_ASCII_NON_WORD).decode("utf-8", "surrogatepass")
+    tokens = text.split()
+    distinct = set(tokens)
+    good = {w for w in distinct if MIN_TERM_LENGTH <= len(w) <= MAX_TERM_LENGTH
+            and w not in stop and w.isalnum() and not w.isnumeric()}
+    good.add(_PIECE_SEPARATOR)
+    odd = {w for w in distinct if not w.isalnum()}
+    odd.discard(_PIECE_SEPARATOR)
+    if not odd:
+        return [w for w in tokens if w in good]
+    find = _WORD_OR_SEPARATOR.findall
+    parts = {token: [w for w in find(token)
+                     if w not in stop and len(w) <= MAX_TERM_LENGTH and not w.isnumeric()]
+             for token in odd}
+    kept: list[str] = []
+    add, extend = kept.append, kept.extend
+    for token in tokens:
+        if token in good:
+            add(token)
+        elif token in parts:
+            extend(parts[token])
+    return kept
+
+
+def _split_at_separators(kept: list[str], pieces: int) -> list[list[str]]:
+    """``kept`` (terms and separators) cut into ``pieces`` lists at the separators:
+    C-level ``index`` and slices, no new strings."""
+    out: list[list[str]] = []
+    add, find = out.append, kept.index
+    start = 0
+    for _ in range(pieces - 1):
+        end = find(_PIECE_SEPARATOR, start)
+        add(kept[start:end])
+        start = end + 1
+    add(kept[start:])
+    return out
 
 
 def tokenize_cjk(lowered: str) -> list[str]:
@@ -148,7 +202,8 @@ def count_terms(text: Any, stop: frozenset[str] = frozenset(),
                 max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
     """Term -> frequency in ``text``, stop words removed. With more than
     ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
-    counts = Counter(terms(text, stop))
+    counts = Counter(terms_of_pieces([text], stop)[0] if isinstance(text, str) and text
+                     else [])
     if len(counts) > max(0, max_terms):
         kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:max(0, max_terms)]
         return dict(kept)
@@ -181,7 +236,7 @@ def page_terms(root: Any, stop: frozenset[str] = frozenset(),
 
 def pack_counts(counts: Mapping[str, int]) -> bytes:
     """Compact storage of a page's term counts: zlib-compressed JSON object."""
-    text = json.dumps(dict(sorted(counts.items())), ensure_ascii=False, separators=(",", ":"))
+    text = _COUNTS_JSON(counts if isinstance(counts, dict) else dict(counts))
     return zlib.compress(text.encode("utf-8"), _ZLIB_LEVEL)
 
 

@@ -87,45 +87,50 @@ UPDATE_SCRIPT = """
 local counted = redis.call('SADD', KEYS[2], ARGV[1])
 if counted == 1 and ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
 local n = redis.call('SCARD', KEYS[2])
-local logn = math.log(n)
-local function log1p(x)
-  local u = 1 + x
-  if u == 1 then return x end
-  return math.log(u) * x / (u - 1)
-end
+local log, byte, unpackd, packd = math.log, string.byte, struct.unpack, struct.pack
+local logn = log(n)
 local terms, tfs = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
 local packed = {}
 local chunk = tonumber(ARGV[5])
 for first = 1, #terms, chunk do
   local last = math.min(first + chunk - 1, #terms)
   local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
-  local out, weights = {}, {}
+  local out, weights, o, w = {}, {}, 0, 0
   for i = first, last do
     local tf, s, df, g = tfs[i], 0, 0, 0
     local old = olds[i - first + 1]
     if old then
-      if string.byte(old, 1) == 0 and #old == 25 then
-        s, df, g = struct.unpack('<ddd', old, 2)
+      if byte(old, 1) == 0 and #old == 25 then
+        s, df, g = unpackd('<ddd', old, 2)
       else
         local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
         s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
       end
     end
     if counted == 1 then
-      if s > 0 then g = g + s * log1p(tf / s) + tf * log1p(s / tf) else g = 0 end
+      if s > 0 then
+        -- log1p(x) = x if 1 + x == 1, else log(1 + x) * x / ((1 + x) - 1); inlined
+        local x, y = tf / s, s / tf
+        local u, v = 1 + x, 1 + y
+        if u ~= 1 then x = log(u) * x / (u - 1) end
+        if v ~= 1 then y = log(v) * y / (v - 1) end
+        g = g + s * x + tf * y
+      else g = 0 end
       s, df = s + tf, df + 1
-      out[#out + 1] = terms[i]
-      out[#out + 1] = '\0' .. struct.pack('<ddd', s, df, g)
+      out[o + 1] = terms[i]
+      out[o + 2] = packd('<Bddd', 0, s, df, g)
+      o = o + 2
     end
     local en = 0
     if n > 1 and s > 0 and df > 1 and g > 0 then
       en = g / (s * logn)
       if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
     end
-    weights[#weights + 1] = 1 - en
+    w = w + 1
+    weights[w] = 1 - en
   end
-  if #out > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
-  packed[#packed + 1] = struct.pack('<' .. string.rep('d', #weights), unpack(weights))
+  if o > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
+  packed[#packed + 1] = struct.pack('<' .. string.rep('d', w), unpack(weights))
 end
 return {counted, table.concat(packed)}
 """
@@ -152,7 +157,9 @@ class EntropyStore:
     def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
         """:meth:`add_page`, and W of the page's terms with the pages counted so
         far, this one included, from the same script call (one round trip)."""
-        positive = {term: int(tf) for term, tf in counts.items() if tf > 0}
+        values = counts.values()  # usually positive ints (PageText.counts()): no loop
+        positive = (dict(counts) if set(map(type, values)) <= {int} and min(values, default=1) > 0
+                    else {term: int(tf) for term, tf in counts.items() if tf > 0})
         terms = list(positive)
         args = [url, pack_counts(positive) if self.keep_page_terms else b"",
                 json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),

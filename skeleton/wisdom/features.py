@@ -116,10 +116,15 @@ def page_weights(weight: WeightLookup | None, terms: Collection[str]) -> dict[st
         wfun = weight_function(weight)
         return {term: wfun(term) for term in terms}
     get = weight.get
-    out = {}
-    for term in terms:
-        value = get(term, UNKNOWN_WEIGHT)
-        out[term] = value if type(value) is float and 0.0 <= value <= 1.0 else _clamp(value)
+    out = {term: get(term, UNKNOWN_WEIGHT) for term in terms}
+    values = out.values()
+    # the usual case (the entropy update's W): floats in [0, 1], no NaN (else sum is NaN)
+    if not values or (set(map(type, values)) == {float} and min(values) >= 0.0
+                      and max(values) <= 1.0 and sum(values) == sum(values)):
+        return out
+    for term, value in out.items():
+        if not (type(value) is float and 0.0 <= value <= 1.0):
+            out[term] = _clamp(value)
     return out
 
 

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from skeleton.wisdom.constraints import (
-    ARTICLE, CONDENSE_MIN_TERMS, WisdomParams, content, satisfies, search_feature,
+    ARTICLE, CONDENSE_MIN_TERMS, WisdomParams, satisfies, search_feature,
 )
 from skeleton.wisdom.coverage import CoverageTree
 
@@ -97,15 +97,19 @@ def condense(tree: CoverageTree, block: int, kind: str, params: WisdomParams) ->
     """Roots of the sub-trees removed from ``block`` (document order)."""
     agg = tree.aggregated(search_feature(kind, params))
     children = tree.nodes.children
+    article = kind == ARTICLE
+    # content() of the kind, inlined: this loop visits most nodes of every block
+    held = tree.clen_a if article else tree.anchors_a
+    terms = tree.term_count_a
     removed = []
-    stack = list(reversed(children[block]))
+    stack = children[block][::-1]
     while stack:
         c = stack.pop()
-        if not content(tree, c, kind) > 0:
+        if not held[c] > 0:
             continue
-        judged = kind != ARTICLE or tree.term_count_a[c] >= CONDENSE_MIN_TERMS
+        judged = not article or terms[c] >= CONDENSE_MIN_TERMS
         if agg[c] <= 0.0 or (judged and not satisfies(tree, c, kind, params)):
             removed.append(c)
         else:
-            stack.extend(reversed(children[c]))
+            stack.extend(children[c][::-1])
     return removed

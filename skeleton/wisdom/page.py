@@ -94,6 +94,16 @@ class PageText:
         return dict(counts)
 
 
+def _kind_of(tag: Any) -> int:
+    """The kind of a raw tag (remembered in ``_KINDS``)."""
+    kind = _KINDS.get(tag)
+    if kind is None:
+        kind = _kind(tag)
+        if len(_KINDS) < 10_000:
+            _KINDS[tag] = kind
+    return kind
+
+
 def _kind(tag: Any) -> int:
     if not isinstance(tag, str):
         return _NOT_ELEMENT
@@ -141,40 +151,47 @@ def _scan(root: etree._Element | etree._ElementTree | None, tokenizer: Tokenizer
     if root is None or not hasattr(root, "iter"):
         return page
     elements, parent, children = page.elements, page.parent, page.children
-    is_anchor, anchors, hrefs = page.anchor, page.anchors, page.hrefs
+    anchors, hrefs = page.anchors, page.hrefs
     owner: list[int] = []  # the enclosing <a href> of each node, as an anchor number, or -1
     kinds = _KINDS
-    state: dict[etree._Element, int] = {}
+    # the root's parent (None for a whole page) is the "-1" of the root: no branch per element
+    state: dict[etree._Element | None, int] = {root.getparent(): -1}
     texts: list[str] = []  # the nodes' text pieces, and their nodes
     other: list[str] = []  # page text outside the nodes
     add_text, add_node, add_other = texts.append, page.piece_node.append, other.append
     add_element, add_parent, add_children = elements.append, parent.append, children.append
-    add_owner, add_anchor = owner.append, is_anchor.append
+    add_owner = owner.append
     for el in root.iter():
         tag = el.tag
         kind = kinds.get(tag)
         if kind is None:
-            kind = _kind(tag)
-            if len(kinds) < 10_000:
-                kinds[tag] = kind
-        if el is root:
-            p = -1
-            if kind == _NOT_ELEMENT:
-                continue
-        else:
-            p = state[el.getparent()]
-            tail = el.tail
+            kind = _kind_of(tag)
+        p = state[el.getparent()]
+        tail = el.tail  # the root's tail is no page text (p == -1)
+        if p >= 0:
             if tail and not tail.isspace():
-                if p >= 0:
-                    add_text(tail)
-                    add_node(p)
-                elif p == _IN_DUMMY:
-                    add_other(tail)
-            if kind == _NOT_ELEMENT:
+                add_text(tail)
+                add_node(p)
+            if kind == _NODE:  # the common case, a plain element under a node: the steps below
+                i = len(elements)
+                state[el] = i
+                add_element(el)
+                add_parent(p)
+                add_children([])
+                children[p].append(i)
+                add_owner(owner[p])
+                text = el.text
+                if text and not text.isspace():
+                    add_text(text)
+                    add_node(i)
                 continue
-            if p == _IN_SKIPPED:
-                state[el] = _IN_SKIPPED
-                continue
+        elif p == _IN_DUMMY and tail and not tail.isspace():
+            add_other(tail)
+        if kind == _NOT_ELEMENT:
+            continue
+        if p == _IN_SKIPPED:
+            state[el] = _IN_SKIPPED
+            continue
         if kind == _SKIPPED:
             state[el] = _IN_SKIPPED
             continue
@@ -193,16 +210,23 @@ def _scan(root: etree._Element | etree._ElementTree | None, tokenizer: Tokenizer
             children[p].append(i)
         href = el.get("href") if kind == _ANCHOR else None
         if href is not None and href.strip():
-            add_anchor(True)
             add_owner(len(anchors))
             anchors.append(i)
             hrefs.append(href)
         else:
-            add_anchor(False)
             add_owner(owner[p] if p >= 0 else -1)
         if text and not text.isspace():
             add_text(text)
             add_node(i)
+    return _finish(page, texts, other, owner, tokenizer, stop)
+
+
+def _finish(page: PageText, texts: list[str], other: list[str], owner: list[int],
+            tokenizer: Tokenizer | None, stop: frozenset[str]) -> PageText:
+    """Anchor flags, then :func:`_measure` and the terms of the text outside the nodes."""
+    page.anchor = [False] * len(page.elements)
+    for i in page.anchors:
+        page.anchor[i] = True
     _measure(page, texts, owner, tokenizer, stop)
     page.other_tokens = ([t for text in other for t in tokenizer(text)] if tokenizer is not None
                          else [t for found in terms_of_pieces(other, stop) for t in found])
@@ -237,7 +261,15 @@ def link_targets(page: PageText, url: str) -> list[str]:
     once per page and URL."""
     if page._targets is not None and page._targets[0] == url:
         return page._targets[1]
-    targets = [resolve(href, url) if terms and url else ""
-               for href, terms in zip(page.hrefs, page.anchor_terms)]
+    resolved: dict[str, str] = {}  # a page repeats its hrefs (menus): resolve each once
+    targets = []
+    for href, terms in zip(page.hrefs, page.anchor_terms):
+        if terms and url:
+            target = resolved.get(href)
+            if target is None:
+                target = resolved[href] = resolve(href, url)
+            targets.append(target)
+        else:
+            targets.append("")
     page._targets = (url, targets)
     return targets
