@@ -86,18 +86,34 @@ def resolve(href: str, page_url: str) -> str:
     plain = href.split("#", 1)[0]
     if plain and _PLAIN_HREF.match(plain) and "//" not in plain:
         origin, folder = _prefixes(page_url)
-        joined = (origin if plain.startswith("/") else folder) + plain
-        if "/." in "/" + plain:  # dot segments: normalize the path as urljoin does
-            path = posixpath.normpath(joined[len(origin):])
-            if plain.endswith(("/", "/.", "/..")) or plain in (".", ".."):
-                path = path.rstrip("/") + "/"
-            joined = origin + path
-        return canonical(joined)
+        return _resolve_plain(plain, origin if plain.startswith("/") else folder, origin)
+    if href[:8].lower().startswith(("http://", "https://")):
+        # urljoin reads only the base's scheme here: cached across pages
+        return _resolve_other(href, page_url.split(":", 1)[0] + "://h/")
+    return _resolve_other(href, page_url)
+
+
+@lru_cache(maxsize=65536)
+def _resolve_plain(plain: str, prefix: str, origin: str) -> str:
+    """A plain relative or root-relative href under ``prefix`` (the page's folder or
+    origin), canonical. Cached: menus repeat the same hrefs on every page of a folder."""
+    joined = prefix + plain
+    if "/." in "/" + plain:  # dot segments: normalize the path as urljoin does
+        path = posixpath.normpath(joined[len(origin):])
+        if plain.endswith(("/", "/.", "/..")) or plain in (".", ".."):
+            path = path.rstrip("/") + "/"
+        joined = origin + path
+    return canonical(joined)
+
+
+@lru_cache(maxsize=65536)
+def _resolve_other(href: str, base: str) -> str:
     try:
-        absolute = urljoin(page_url, href)
+        absolute = urljoin(base, href)
+        scheme = urlsplit(absolute).scheme.lower()
     except ValueError:
         return ""
-    if urlsplit(absolute).scheme.lower() not in _FOLLOWABLE_SCHEMES:
+    if scheme not in _FOLLOWABLE_SCHEMES:
         return ""
     return canonical(absolute)
 
