@@ -28,7 +28,7 @@ from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import page_id  # noqa: E402
+from skeleton.sew.training import file_fetcher, page_id  # noqa: E402
 
 HOST = "http://127.0.0.1:8000/"
 DEFAULT_SITES = ["/usr/share/doc/libffi8/html", "/usr/share/doc/valgrind/html",
@@ -53,18 +53,8 @@ def declared_edges(site: Path) -> list[tuple[str, str]]:
 
 def score(site: Path, model) -> dict:
     truth = declared_edges(site)
-
-    def fetch(url: str) -> bytes | None:
-        path = site / url[len(HOST):].split("?")[0]
-        if path.is_dir():
-            path = path / "index.html"
-        try:
-            return path.read_bytes()
-        except OSError:
-            return None
-
     start = HOST + "index.html"
-    pages = list(find_skeleton(start, fetch, model, scope=HOST))
+    pages = list(find_skeleton(start, file_fetcher(site), model, scope=HOST))
     edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
     result = score_tree(page_id(start), edges, page_id(start), truth)
     e = result.edges

@@ -35,7 +35,7 @@ from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import page_id  # noqa: E402
+from skeleton.sew.training import file_fetcher, page_id  # noqa: E402
 
 HOST = "http://127.0.0.1:8000/"
 DEFAULT_DOCS = next(iter(sorted(glob.glob(str(Path.home() / ".rustup/toolchains/*/share/doc/rust/html")))), "")
@@ -80,17 +80,7 @@ def book(docs: Path, name: str, model, frames: bool) -> dict:
     base = f"{HOST}{name}/"
     toc = parse_html((docs / name / "toc.html").read_bytes())
     truth = [(page_id(p), page_id(c)) for p, c in toc_edges(toc, base)]
-
-    def fetch(url: str) -> bytes | None:
-        path = docs / url[len(HOST):].split("?")[0]
-        if path.is_dir():
-            path = path / "index.html"
-        try:
-            return path.read_bytes()
-        except OSError:
-            return None
-
-    pages = list(find_skeleton(base + "index.html", fetch, model, scope=base, frames=frames))
+    pages = list(find_skeleton(base + "index.html", file_fetcher(docs), model, scope=base, frames=frames))
     edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
     score = score_tree(page_id(pages[0].url), edges, page_id(base + "index.html"), truth)
     e = score.edges

@@ -13,6 +13,7 @@ from skeleton.sew.frames import (MAX_FRAMES, frame_sources, frame_sources_in_byt
                                  parse_with_frames)
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import load_model
+from skeleton.sew.training import file_fetcher
 
 SITE = FIXTURES / "framesite"
 H = "http://h/"
@@ -28,14 +29,7 @@ BOOK_TREE = {("book/", "book/intro.html"), ("book/", "book/forging.html"), ("boo
              ("book/grinding.html", "book/grinding/angles.html")}
 
 
-def fetch(url: str) -> bytes | None:
-    path = SITE / url[len(H):]
-    if path.is_dir():
-        path = path / "index.html"
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
+fetch = file_fetcher(SITE)
 
 
 def tree(start: str, frames: bool) -> set[tuple[str, str]]:

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from helpers import FIXTURES
 from lxml import etree
 
 from skeleton.sew.dom import parse_html
+from skeleton.sew.training import file_fetcher
 from skeleton.template.hyperlinks import h_distance, hyperlink, link_less, link_rank
 from skeleton.template.links import KeyLink, d_distance, page_links
 from skeleton.template.menu import links_fetcher, menu_urls, template_menu
@@ -19,14 +19,7 @@ SITE = FIXTURES / "templatesite"
 BASE = "http://site.test/"
 
 
-def fetch(url: str) -> bytes | None:
-    path = SITE / urlsplit(url).path.lstrip("/")
-    if path.is_dir():
-        path = path / "index.html"
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
+fetch = file_fetcher(SITE)
 
 
 @pytest.mark.parametrize("other,expected", [

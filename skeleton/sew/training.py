@@ -33,7 +33,7 @@ from .edges import followed_links
 from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
-__all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "page_samples",
+__all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "file_fetcher", "page_samples",
            "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
 GRID_DISDIFF_Z = (3.0, math.inf)
@@ -91,11 +91,17 @@ def load_labelled_site(truth_path: str | Path, site_dir: str | Path,
     children: dict[str, list[str]] = {}
     for parent, child in edges:
         children.setdefault(parent, []).append(child)
+    return LabelledSite(name or Path(truth_path).stem.split(".")[0], root, children,
+                        file_fetcher(site_dir))
+
+
+def file_fetcher(site_dir: str | Path) -> Callable[[str], bytes | None]:
+    """``fetch(url)``: the bytes of the file under ``site_dir`` at the URL's path
+    (any host; a directory means its ``index.html``), or None if there is none."""
     base = Path(site_dir)
 
     def fetch(url: str) -> bytes | None:
-        rel = unquote(urlsplit(url).path).lstrip("/")
-        target = base / rel
+        target = base / unquote(urlsplit(url).path).lstrip("/")
         if target.is_dir():
             target = target / "index.html"
         try:
@@ -103,7 +109,7 @@ def load_labelled_site(truth_path: str | Path, site_dir: str | Path,
         except OSError:
             return None
 
-    return LabelledSite(name or Path(truth_path).stem.split(".")[0], root, children, fetch)
+    return fetch
 
 
 @dataclass
