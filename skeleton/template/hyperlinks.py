@@ -14,6 +14,8 @@ same-host links both writings give the same distance.
 """
 from __future__ import annotations
 
+from os.path import commonprefix
+
 from urllib.parse import urlsplit
 
 from skeleton.sew.urls import directory, normalize_page
@@ -37,12 +39,7 @@ def hyperlink(url: str) -> Hyperlink:
 
 
 def _common_prefix(a: Hyperlink, b: Hyperlink) -> int:
-    count = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        count += 1
-    return count
+    return len(commonprefix([a, b]))
 
 
 def h_distance(h: Hyperlink, other: Hyperlink) -> int:

@@ -19,6 +19,8 @@ they cost at the top.
 """
 from __future__ import annotations
 
+from os.path import commonprefix
+
 import heapq
 from collections.abc import Sequence
 
@@ -65,15 +67,7 @@ class _ChosenTrie:
 
 def _shared_prefix(paths: Sequence[Sequence[int]]) -> int:
     """Length of the prefix common to all ``paths``."""
-    if not paths:
-        return 0
-    low, high = min(paths), max(paths)  # the lexicographic extremes bound the common prefix
-    shared = 0
-    for x, y in zip(low, high):
-        if x != y:
-            break
-        shared += 1
-    return shared
+    return len(commonprefix(list(paths)))  # compares only the lexicographic extremes
 
 
 def dom_order(links: Sequence[KeyLink]) -> list[KeyLink]:
