@@ -65,9 +65,9 @@ class FramesMiddleware:
         if META_FRAME_REQUEST in request.meta or not html_response(response):
             return response
         body = response.body
-        if b"frame" not in body.lower() or looks_binary(body):
+        if looks_binary(body):
             return response
-        urls = frame_sources_in_bytes(body, response.url)
+        urls = frame_sources_in_bytes(body, response.url)  # one case-insensitive regex scan
         if not urls:
             return response
         stats = self.crawler.stats

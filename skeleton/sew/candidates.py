@@ -45,8 +45,9 @@ def group_by_level_and_path(links: Sequence[LinkNode]) -> Iterator[list[LinkNode
         if sum(len(group) for group in paths.values()) < 2:
             continue
         for group in paths.values():
+            parts = split_by_list(group)
             # an index stays whole, so that the Index heuristic still drops it whole
-            yield from split_by_list(group) if ph_index(group) else [group]
+            yield from parts if len(parts) > 1 and ph_index(group) else [group]
 
 
 def split_by_list(group: Sequence[LinkNode]) -> list[list[LinkNode]]:

@@ -122,7 +122,7 @@ def parse_with_frames(body: bytes, page_url: str, fetch: Callable[[str], bytes |
     """Parse ``body`` and inline its frames, read with ``fetch(url)`` (offline
     FINDSKELETON and training read files this way, as the crawl does over HTTP)."""
     root = parse_html(body, declared)
-    urls = frame_sources(root, page_url) if FRAME_SRC_BYTES.search(body[:MAX_PARSE_BYTES]) else []
+    urls = frame_sources(root, page_url) if FRAME_SRC_BYTES.search(body, 0, MAX_PARSE_BYTES) else []
     if urls:
         trees = {}
         for url in urls:
