@@ -10,7 +10,7 @@ defines none.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -20,7 +20,7 @@ from scrapy.exceptions import UsageError
 from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect, redis_url
 
-__all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "redis_client",
+__all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
            "recorded_crawl"]
 
 
@@ -70,22 +70,30 @@ def pick_crawl(server: Any, crawl: str | None) -> str:
     return max(crawls, key=lambda c: (started[c], c))
 
 
-@contextmanager
-def redis_client(settings: Any) -> Iterator[Any]:
-    """A client of the project's Redis, closed on exit. A server that cannot be
-    reached is one ``UsageError`` (one error line), checked once without retries."""
+def probe_redis(settings: Any, check: Callable[[Any], None] | None = None) -> None:
+    """Ping the project's Redis once, without retries, then run ``check(client)``.
+    A server that cannot be reached, a malformed ``REDIS_URL`` or a ``ValueError``
+    from ``check`` is one ``UsageError`` (one error line)."""
     url = "the embedded server"
     try:
         url = redis_url(settings)
-        probe = connect(settings, retries=0)
+        client = connect(settings, retries=0)
         try:
-            probe.ping()
+            client.ping()
+            if check is not None:
+                check(client)
         finally:
-            probe.close()
+            client.close()
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except (redis.RedisError, OSError) as exc:
         raise UsageError(f"cannot reach Redis at {url}: {exc}") from None
+
+
+@contextmanager
+def redis_client(settings: Any) -> Iterator[Any]:
+    """A client of the project's Redis, closed on exit, after :func:`probe_redis`."""
+    probe_redis(settings)
     server = connect(settings)
     try:
         yield server

@@ -15,14 +15,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import redis
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from skeleton import outage
+from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect, redis_url
 from skeleton.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
@@ -36,20 +35,9 @@ class Command(crawl.Command):
             configured_stop_words(self.settings)  # an unknown SKELETON_ENTROPY_LANGUAGE
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        url = "the embedded server"
-        try:
-            url = redis_url(self.settings)
-            client = connect(self.settings, retries=0)
-            try:
-                client.ping()
-                if spider_args.get("crawl"):
-                    refuse_flush(client, CrawlKeys(spider_args["crawl"]), self.settings)
-            finally:
-                client.close()
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        except (redis.RedisError, OSError) as exc:
-            raise UsageError(f"cannot reach Redis at {url}: {exc}") from None
+        crawl_id = spider_args.get("crawl")
+        probe_redis(self.settings, (lambda client: refuse_flush(client, CrawlKeys(crawl_id), self.settings))
+                    if crawl_id else None)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) == 1 and self.crawler_process is not None:
