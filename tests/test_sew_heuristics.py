@@ -5,7 +5,7 @@ import pytest
 
 from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets, prune_link_set, shallow_positions
 from skeleton.sew.dom import parse_html
-from skeleton.sew.heuristics import (DISDIFF_MIN_GAP, INDEX_REDUNDANCY, jaccard, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
+from skeleton.sew.heuristics import (DATE_SHARE, DISDIFF_MIN_GAP, INDEX_REDUNDANCY, is_date_name, jaccard, ph_date, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
                                      ph_link_set_dup, ph_max_num_word, ph_style)
 from skeleton.sew.links import LinkNode, extract_links
 from skeleton.sew.urls import URLType
@@ -314,3 +314,40 @@ def test_index_runs_before_the_other_heuristics() -> None:
     params = CandidateParams(min_nl=1, max_nl=100, max_num_word=10, disdiff_z=float("inf"),
                              linkset_dup_jaccard=1.0)
     assert gen_candidate_link_sets(links, params) == []
+
+
+# --- Date (beyond the paper) --------------------------------------------------
+
+@pytest.mark.parametrize("name", ["September 2023", "2023-09-30", "Mar 2024 (4)", "2023", "März 2024",
+                                  "31 December 1999", "juillet 2022", "12/2021"])
+def test_date_names(name: str) -> None:
+    assert is_date_name(name)
+
+
+@pytest.mark.parametrize("name", ["Python 3.11", "Chapter 12", "Release 2021", "2.4", "1", "", "Travel",
+                                  "2023_report", "10000"])
+def test_not_date_names(name: str) -> None:
+    assert not is_date_name(name)
+
+
+def test_date_drops_a_monthly_archive() -> None:
+    links = links_of("""<ul><li><a href="/2024/03/">March 2024</a></li><li><a href="/2024/02/">February 2024</a></li>
+        <li><a href="/2024/01/">January 2024</a> (3)</li><li><a href="/2023/">Older</a></li></ul>""")
+    assert ph_date(links) == []
+
+
+def test_date_keeps_a_menu_with_few_dates() -> None:
+    # 2 of 4 SecNames are dates: 2/4 is not more than DATE_SHARE
+    links = links_of("""<ul><li><a href="a/">Travel</a></li><li><a href="b/">Food</a></li>
+        <li><a href="c/">2023</a></li><li><a href="d/">May 2024</a></li></ul>""")
+    assert DATE_SHARE == 0.5
+    assert names(ph_date(links)) == ["Travel", "Food", "2023", "May 2024"]
+
+
+def test_date_archive_is_no_candidate() -> None:
+    body = """<nav><ul><li><a href="/travel/">Travel</a></li><li><a href="/food/">Food</a></li>
+        <li><a href="/garden/">Garden</a></li></ul></nav>
+        <aside><ul><li><a href="/2024/03/">March 2024</a></li><li><a href="/2024/02/">February 2024</a></li>
+        <li><a href="/2024/01/">January 2024</a></li></ul></aside>"""
+    sets = gen_candidate_link_sets(links_of(body), CandidateParams(1, 100, 17, 3.0, 0.8), [])
+    assert [names(s) for s in sets] == [["Travel", "Food", "Garden"]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .heuristics import (ph_anchor, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
+from .heuristics import (ph_anchor, ph_date, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
@@ -82,7 +82,8 @@ def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
                    known: Iterable[set[str]], positions: Sequence[int] | None = None,
                    cut: list[LinkNode] | None = None) -> list[LinkNode]:
-    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after Index and DeepLink.
+    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after Index and
+    DeepLink, with Date before MaxNumWord.
     ``positions`` (indexed by link number) are the distances DisDiff measures; the
     links DisDiff cuts off are appended to ``cut`` when it is given."""
     kept = ph_anchor(ph_deep_link(ph_index(links)))
@@ -92,7 +93,7 @@ def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
                         [positions[link.number] for link in kept] if positions else None)
     if cut is not None:
         cut.extend(kept[len(first):])
-    kept = ph_max_num_word(first, params.max_num_word)
+    kept = ph_max_num_word(ph_date(first), params.max_num_word)
     return ph_link_set_dup(kept, known, params.linkset_dup_jaccard)
 
 

@@ -6,19 +6,44 @@ a subset, or the empty list when the whole set is discarded.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
+import re
 from math import sqrt
 from statistics import fmean
 
 from .links import LinkNode
 
 __all__ = [
-    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "ph_index", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "is_date_name", "ph_index", "ph_date", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
     "ph_max_num_word", "ph_link_set_dup", "jaccard",
 ]
 
 #: Index: a link set is an index when more than this share of its links lead
 #: into the middle of a page (a fragment) or repeat a target already in the set.
 INDEX_REDUNDANCY = 0.5
+
+#: Date: a link set is a chronological archive when more than this share of its
+#: SecNames are dates or periods.
+DATE_SHARE = 0.5
+#: month names and their abbreviations (English, German, French, Spanish, Italian,
+#: Dutch, Portuguese), lower case, accents kept
+_MONTHS = frozenset("""
+january february march april may june july august september october november december
+jan feb mar apr jun jul aug sep sept oct nov dec
+januar februar märz maerz mai juni juli oktober dezember jän okt dez
+janvier février fevrier mars avril juin juillet août aout septembre octobre novembre décembre decembre
+janv févr fevr avr juil déc
+enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
+ene abr dic
+gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre
+giu lug ott
+januari februari maart mei augustus
+mrt
+janeiro fevereiro março marco maio junho julho setembro outubro novembro dezembro
+fev
+""".split())
+#: a date or period: day, month and year tokens only, with a year or a month name
+_DATE_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
 #: DisDiff never splits at a gap of fewer link numbers than this.
 DISDIFF_MIN_GAP = 4
@@ -46,6 +71,31 @@ def ph_index(links: Sequence[LinkNode]) -> list[LinkNode]:
             redundant += 1
         seen.add(target)
     return [] if redundant > INDEX_REDUNDANCY * len(links) else list(links)
+
+
+def is_date_name(sec_name: str) -> bool:
+    """Whether a SecName names only a date or period ("September 2023",
+    "2023-09-30", "Mar 2024 (4)", "2023"): its words are all month names or
+    numbers of at most four digits, and one is a month name or a year."""
+    tokens = _DATE_TOKEN.findall(sec_name.lower())
+    if not tokens:
+        return False
+    dated = False
+    for token in tokens:
+        if token in _MONTHS or _YEAR.fullmatch(token):
+            dated = True
+        elif not (token.isdigit() and len(token) <= 4):
+            return False
+    return dated
+
+
+def ph_date(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """Date (beyond the paper): drop the whole set when most of its SecNames are
+    dates or periods. A blog's monthly archive, a news site's date archive and a
+    calendar order the same pages by time, not by subject; taken for navigation,
+    they give every post a second, shorter path than its category."""
+    dates = sum(is_date_name(link.sec_name) for link in links)
+    return [] if dates > DATE_SHARE * len(links) else list(links)
 
 
 def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
