@@ -178,6 +178,36 @@ def test_gen_candidate_link_sets_keeps_nested_toc_levels_and_splits_real_gaps() 
     assert not any("A" in c and "E" in c for c in gap)
 
 
+FORUM_ROWS = "".join(
+    f'''<tr><td width="100%"><span><a href="t{i}.html">Topic {i}</a></span></td>
+    <td align="center"><span><a href="u{i}.html">user{i}</a></span></td>
+    <td align="center"><span><a href="u{i + 9}.html">poster{i}</a></span></td></tr>''' for i in range(4))
+
+
+def test_style_passes_the_other_clusters_on() -> None:
+    links = links_of(f"<table>{FORUM_ROWS}</table>")
+    rest: list = []
+    assert names(ph_style(links, rest)) == [n for i in range(4) for n in (f"user{i}", f"poster{i}")]
+    assert [names(r) for r in rest] == [[f"Topic {i}" for i in range(4)]]
+
+
+def test_anchor_passes_the_other_group_on() -> None:
+    links = links_of("""<p><a href="a.html">A</a><a href="i1.html"><img alt="I1"></a>
+        <a href="b.html">B</a><a href="i2.html"><img alt="I2"></a><a href="c.html">C</a></p>""")
+    rest: list = []
+    assert names(ph_anchor(links, rest)) == ["A", "B", "C"]
+    assert [names(r) for r in rest] == [["I1", "I2"]]
+
+
+def test_gen_candidate_link_sets_prunes_the_other_style_clusters_again() -> None:
+    # the topic titles share their path with the author names, in cells of another
+    # presentation: Style keeps the authors, and the titles are pruned as a set of their own
+    params = CandidateParams(min_nl=1, max_nl=100, max_num_word=4, disdiff_z=3.0, linkset_dup_jaccard=0.8)
+    found = [names(c) for c in gen_candidate_link_sets(links_of(f"<table>{FORUM_ROWS}</table>"), params)]
+    assert [f"Topic {i}" for i in range(4)] in found
+    assert [n for i in range(4) for n in (f"user{i}", f"poster{i}")] in found
+
+
 def test_dis_diff_deviation_factor() -> None:
     links = [node(i) for i in range(6)]
     pos = [0, 1, 3, 4, 6, 16]  # gaps 1, 2, 1, 2, 10

@@ -7,6 +7,8 @@ on its training site must beat a breadth-first crawl of that site on level-1 edg
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from skeleton.sew.links import extract_links
 from skeleton.sew.model import ACCEPT_RULES, SEWModel, load_model, save_model
 from skeleton.sew.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, load_labelled_site, load_truth,
                                    page_id, page_samples, train)
-from skeleton.sew.urls import in_scope, trap_reason
+from skeleton.sew.urls import canonical, in_scope, trap_reason
 
 SITES = Path(__file__).resolve().parent / "sites"
 NAMES = ("docs_sidebar", "university")
@@ -115,7 +117,7 @@ def test_findskeleton_beats_breadth_first_on_level_1_edges(
         models: dict[str, SEWModel], sites: dict[str, LabelledSite], name: str) -> None:
     s = sites[name]
     pages = list(find_skeleton(s.root, s.fetch, models[name]))
-    assert pages[0].url == s.root and pages[0].is_navigation
+    assert pages[0].url == canonical(s.root) and pages[0].is_navigation
     sew = score(name, s, skeleton_edges(pages))
     bfs = score(name, s, breadth_first_edges(s))
     assert bfs.edges["1"].f1 > 0
@@ -139,3 +141,23 @@ def test_every_training_site_weighs_the_same() -> None:
     # nine sets of the big site at 0, one of the small site at 10: the mean is halfway
     mean, std = _weighted_stats([0.0] * 9 + [10.0], weights)
     assert mean == pytest.approx(5.0) and std == pytest.approx(5.0)
+
+
+def test_findskeleton_starts_from_the_canonical_base(tmp_path: Path) -> None:
+    # the spider canonicalizes -a base (dir/index.html -> dir/); so does FINDSKELETON,
+    # and a "Home" link to index.html is the root, not a second page
+    (tmp_path / "index.html").write_text(
+        '<ul><li><a href="a.html">Alpha</a></li><li><a href="b.html">Beta</a></li></ul>')
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.html").write_text(
+            '<ul><li><a href="index.html">Home</a></li><li><a href="c.html">Gamma</a></li></ul>')
+    (tmp_path / "c.html").write_text("<p>content</p>")
+    truth = tmp_path / "t.truth.json"
+    truth.write_text('{"root": "http://127.0.0.1:8000/index.html", "edges": []}')
+    s = load_labelled_site(truth, tmp_path)
+    model = dataclasses.replace(load_model(None), tau=0.0, accept="all")  # every candidate is navigation
+    pages = list(find_skeleton("http://127.0.0.1:8000/index.html", s.fetch, model))
+    urls = [p.url for p in pages]
+    assert urls[0] == "http://127.0.0.1:8000/"
+    assert len({page_id(u) for u in urls}) == len(urls)
+    assert ("http://127.0.0.1:8000/", "http://127.0.0.1:8000/a.html") in skeleton_edges(pages)

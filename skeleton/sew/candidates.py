@@ -81,18 +81,21 @@ def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
 
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
                    known: Iterable[set[str]], positions: Sequence[int] | None = None,
-                   cut: list[LinkNode] | None = None) -> list[LinkNode]:
+                   rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
     """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after Index and
-    DeepLink, with Date before MaxNumWord.
-    ``positions`` (indexed by link number) are the distances DisDiff measures; the
-    links DisDiff cuts off are appended to ``cut`` when it is given."""
-    kept = ph_anchor(ph_deep_link(ph_index(links)))
-    kept = ph_link_dup(kept)
-    kept = ph_style(kept)
+    DeepLink, with Date before MaxNumWord. ``positions`` (indexed by link number)
+    are the distances DisDiff measures.
+
+    The links Anchor and Style leave out, and the part DisDiff cuts off, are
+    appended to ``rest`` when it is given, each as a set of its own: Figure 2
+    removes from AllLinks only the links of the pruned set (line 17), so the others
+    are grouped and pruned again in a later round."""
+    kept = ph_link_dup(ph_anchor(ph_deep_link(ph_index(links)), rest))
+    kept = ph_style(kept, rest)
     first = ph_dis_diff(kept, params.disdiff_z,
                         [positions[link.number] for link in kept] if positions else None)
-    if cut is not None:
-        cut.extend(kept[len(first):])
+    if rest is not None and len(first) < len(kept):
+        rest.append(kept[len(first):])
     kept = ph_max_num_word(ph_date(first), params.max_num_word)
     return ph_link_set_dup(kept, known, params.linkset_dup_jaccard)
 
@@ -102,9 +105,11 @@ def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
     """Candidate link sets of a page; ``known`` are the navigation link sets (URL
     sets) of the page's ancestors, for LinkSetDup.
 
-    Where DisDiff splits a set, the paper keeps the first part and drops the rest;
-    here the rest is pruned again as a candidate of its own (a menu in several
-    sections, a header and a footer with the same path), and selection decides."""
+    The links a heuristic leaves out of a set are pruned again, as the paper's
+    loop over AllLinks does: Anchor's and Style's other clusters (a forum's topic
+    titles next to its author names, with the same path but other cells), and the
+    part after a DisDiff split, which the paper drops (a menu in several sections,
+    a header and a footer with the same path). Selection decides among them."""
     found = []
     positions: dict[int, list[int]] = {}
     for group in group_by_level_and_path(links):
@@ -113,10 +118,9 @@ def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
             positions[depth] = shallow_positions(links, depth)
         pending = [group]
         while pending:
-            cut: list[LinkNode] = []
-            kept = prune_link_set(pending.pop(), params, known, positions[depth], cut)
+            rest: list[list[LinkNode]] = []
+            kept = prune_link_set(pending.pop(), params, known, positions[depth], rest)
             if params.min_nl < len(kept) < params.max_nl:
                 found.append(kept)
-            if cut:
-                pending.append(cut)
+            pending.extend(r for r in reversed(rest) if len(r) > params.min_nl)
     return found

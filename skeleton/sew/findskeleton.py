@@ -16,7 +16,7 @@ from .links import LinkNode
 from .dom import page_title, parse_html
 from .frames import parse_with_frames
 from .model import SEWModel
-from .urls import in_scope, trap_reason
+from .urls import canonical, in_scope, trap_reason
 
 __all__ = ["PageDetector", "PageResult", "find_skeleton", "skeleton_edges"]
 
@@ -46,6 +46,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
     template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``). With
     ``frames``, a page's same-site frames are read as part of it (:mod:`.frames`), as
     the crawl's frames middleware does."""
+    base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}

@@ -49,12 +49,18 @@ _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 DISDIFF_MIN_GAP = 4
 
 
-def _largest_group(links: Sequence[LinkNode], key: Callable[[LinkNode], Hashable]) -> list[LinkNode]:
+def _largest_group(links: Sequence[LinkNode], key: Callable[[LinkNode], Hashable],
+                   rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
     groups: dict[Hashable, list[LinkNode]] = {}
     for link in links:
         groups.setdefault(key(link), []).append(link)
+    if not groups:
+        return []
     # ties go to the group that appears first (dicts keep insertion order)
-    return max(groups.values(), key=len) if groups else []
+    largest = max(groups.values(), key=len)
+    if rest is not None:
+        rest.extend(g for g in groups.values() if g is not largest)
+    return largest
 
 
 def ph_index(links: Sequence[LinkNode]) -> list[LinkNode]:
@@ -105,9 +111,10 @@ def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
     return [link for link in links if "#" not in link.href or link.href.startswith("#")]
 
 
-def ph_anchor(links: Sequence[LinkNode]) -> list[LinkNode]:
-    """Anchor: keep the largest group of links with the same anchor type (text/image)."""
-    return _largest_group(links, lambda link: link.anchor)
+def ph_anchor(links: Sequence[LinkNode], rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
+    """Anchor: keep the largest group of links with the same anchor type (text/image);
+    the other group goes to ``rest`` when given."""
+    return _largest_group(links, lambda link: link.anchor, rest)
 
 
 def ph_link_dup(links: Sequence[LinkNode]) -> list[LinkNode]:
@@ -126,9 +133,10 @@ def ph_link_dup(links: Sequence[LinkNode]) -> list[LinkNode]:
     return kept
 
 
-def ph_style(links: Sequence[LinkNode]) -> list[LinkNode]:
-    """Style: keep the largest cluster of links with the same presentation along the path."""
-    return _largest_group(links, lambda link: link.style)
+def ph_style(links: Sequence[LinkNode], rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
+    """Style: keep the largest cluster of links with the same presentation along the
+    path; the other clusters go to ``rest`` when given."""
+    return _largest_group(links, lambda link: link.style, rest)
 
 
 def ph_dis_diff(links: Sequence[LinkNode], z: float,
