@@ -199,6 +199,15 @@ def test_anchor_passes_the_other_group_on() -> None:
     assert [names(r) for r in rest] == [["I1", "I2"]]
 
 
+def test_anchor_separates_page_numbers_from_titles() -> None:
+    # a forum's topic cell: the title, then "Goto page: 2, 3" with the same path
+    rows = "".join(f'<tr><td><span><a href="t{i}.html">Topic number {i} title</a> Goto page: '
+                   f'<a href="t{i}-2.html">2</a>, <a href="t{i}-3.html">3</a></span></td></tr>' for i in range(2))
+    rest: list = []
+    assert names(ph_anchor(links_of(f"<table>{rows}</table>"), rest)) == ["2", "3", "2", "3"]
+    assert [names(r) for r in rest] == [["Topic number 0 title", "Topic number 1 title"]]
+
+
 def test_gen_candidate_link_sets_prunes_the_other_style_clusters_again() -> None:
     # the topic titles share their path with the author names, in cells of another
     # presentation: Style keeps the authors, and the titles are pruned as a set of their own

@@ -61,6 +61,22 @@ def test_sec_name_of_an_image_anchor_is_its_alt() -> None:
     ]
 
 
+def test_a_bare_number_is_its_own_anchor_type() -> None:
+    links = links_of("""<html><body><p>
+        <a href="t.html">Slow SSD after firmware update</a> <a href="t-2.html">2</a>
+        <a href="t-3.html"> 3 </a> <a href="#fn1">[1]</a> <a href="c12.html">Chapter 12</a>
+        <a href="y.html">2024</a> <a href="big.html">12345</a></p></body></html>""")
+    assert [(link.sec_name, link.anchor) for link in links] == [
+        ("Slow SSD after firmware update", "text"),
+        ("2", "number"),          # a page of a listing
+        ("3", "number"),
+        ("[1]", "number"),        # a footnote
+        ("Chapter 12", "text"),
+        ("2024", "number"),
+        ("12345", "text"),        # more than four digits: not a page number
+    ]
+
+
 def test_sec_name_function_on_a_bare_element() -> None:
     a = lxml.html.fragment_fromstring('<a href="x"><span><img alt="Deep alt"></span></a>')
     assert sec_name(a) == ("Deep alt", "image")

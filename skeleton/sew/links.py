@@ -7,6 +7,7 @@ Style heuristic).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -24,6 +25,8 @@ STYLE_ATTRIBUTES = ("style", "size", "color", "face", "bgcolor", "background", "
 #: Links beyond this many on one page are ignored (huge pages stay bounded).
 MAX_LINKS = 5000
 _IMG_ALT = "string(.//img/@alt)"
+#: a SecName that is only a number (a page of a listing, a footnote): its own anchor type
+_NUMBER = re.compile(r"[\[(]?\d{1,4}[\])]?")
 #: the nodes whose text makes a SecName (elements only: no comments or PIs)
 _TEXT_NODES = etree.Element
 
@@ -43,7 +46,7 @@ class LinkNode:
     depth: int
     path: tuple[str, ...]
     style: tuple[tuple[str, ...], ...]
-    anchor: str  # "text" or "image": the anchor's presentation type
+    anchor: str  # "text", "image" or "number": the anchor's presentation type
     #: ids of the ancestor elements, root first (equal ids: the same element)
     chain: tuple[int, ...] = ()
     #: the ``a`` element itself (for the text around a link set), when parsed
@@ -59,7 +62,7 @@ def sec_name(a: etree._Element) -> tuple[str, str]:
     raw = a.text if len(a) == 0 else "".join(a.itertext(_TEXT_NODES))
     text = " ".join(raw.split()) if raw else ""
     if text:
-        return text, "text"
+        return text, "number" if _NUMBER.fullmatch(text) else "text"
     if a.find(".//img") is not None:
         return " ".join(str(a.xpath(_IMG_ALT)).split()), "image"
     return "", "text"
