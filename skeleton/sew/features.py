@@ -11,7 +11,7 @@ builds its blocks on, measured on the lowest common ancestor of the set.
 from __future__ import annotations
 
 from collections import Counter
-from math import fsum
+from math import fsum, log1p
 from collections.abc import Sequence
 from statistics import fmean
 
@@ -21,7 +21,7 @@ from .links import LinkNode
 from .nesting import common_chain
 from .urls import URLType, contained, directory, num_dirs
 
-__all__ = ["FEATURES", "link_set_features", "link_density", "pvariance"]
+__all__ = ["FEATURES", "link_set_features", "var_len_name", "link_density", "pvariance"]
 
 FEATURES = ("NumWordName", "LenName", "VarLenName", "URLType", "VarURLNumDir", "URLContain",
             "LinkDensity")
@@ -55,11 +55,25 @@ def pvariance(values: Sequence[float]) -> float:
     return fsum((v - mean) ** 2 for v in values) / len(values)
 
 
+def var_len_name(lengths: Sequence[int]) -> float:
+    """VarLenName as ``log(1 + variance)`` of the SecName lengths.
+
+    Section 3.3.1 takes the variance itself, and NORMDIST compares it with a
+    normal density. The variance of lengths is heavy-tailed: a menu of short names
+    has 5, a table of contents of long chapter titles 250. A normal fitted to the
+    raw values follows whichever kind dominates the training sets, and rejects
+    the other kind outright (Valgrind's manual, whose 13 chapter titles have a
+    variance of 248, scored z = 6 once the training sets were cleaned of page
+    numbers). On the log scale both kinds stay within reach of the norm."""
+    return log1p(pvariance(lengths)) if len(lengths) > 1 else 0.0
+
+
 def link_set_features(links: Sequence[LinkNode], page_url: str, home_url: str) -> tuple[float, ...]:
     """Feature vector of a non-empty link set, in the order of :data:`FEATURES`.
 
     * NumWordName: mean number of words of the SecNames;
-    * LenName: mean SecName length in characters; VarLenName: its variance;
+    * LenName: mean SecName length in characters; VarLenName: its variance, on a
+      log scale (``log(1 + variance)``, see :func:`var_len_name`);
     * URLType: share of the links whose URL type is the most common one;
     * VarURLNumDir: variance of directory levels below the homepage's directory
       (``OTHER_NUM_DIR`` for *other* URLs);
@@ -77,7 +91,7 @@ def link_set_features(links: Sequence[LinkNode], page_url: str, home_url: str) -
     return (
         fmean(words),
         fmean(lengths),
-        pvariance(lengths) if n > 1 else 0.0,
+        var_len_name(lengths),
         types.most_common(1)[0][1] / n,
         pvariance(levels) if n > 1 else 0.0,
         contain / n,
