@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from .heuristics import (ph_anchor, ph_date, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
@@ -57,26 +58,23 @@ def split_by_list(group: Sequence[LinkNode]) -> list[list[LinkNode]]:
     ``dd`` or ``dt`` above it), as a table of contents nests its levels: those stay
     together. So the boxes of a side menu, the widgets of a blog's sidebar and a
     portal's tiles are judged one by one, as their headings present them."""
-    parts: dict[int | None, list[LinkNode]] = {}
-    for link in group:
-        key = None
-        for i in range(len(link.path) - 2, -1, -1):
-            if link.path[i] in LIST_TAGS:
-                if ENTRY_TAGS.isdisjoint(link.path[:i]):
-                    key = link.chain[i]
-                break
-        parts.setdefault(key, []).append(link)
-    return list(parts.values())
+    if not group:
+        return []
+    path = group[0].path  # one path for the whole group
+    for i in range(len(path) - 2, -1, -1):
+        if path[i] in LIST_TAGS:
+            if not ENTRY_TAGS.isdisjoint(path[:i]):
+                break  # a sub-list of an entry: the levels of a TOC stay together
+            parts: dict[int, list[LinkNode]] = {}
+            for link in group:
+                parts.setdefault(link.chain[i], []).append(link)
+            return list(parts.values())
+    return [list(group)]
 
 
 def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
     """For every link, how many links at ``depth`` or shallower precede it."""
-    out, count = [], 0
-    for link in links:
-        out.append(count)
-        if link.depth <= depth:
-            count += 1
-    return out
+    return [0, *accumulate([link.depth <= depth for link in links])][:-1]
 
 
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
@@ -114,12 +112,16 @@ def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
     positions: dict[int, list[int]] = {}
     for group in group_by_level_and_path(links):
         depth = group[0].depth
-        if depth not in positions:
-            positions[depth] = shallow_positions(links, depth)
         pending = [group]
         while pending:
+            item = pending.pop()
+            at = None  # DisDiff measures sets of three links or more
+            if len(item) >= 3:
+                at = positions.get(depth)
+                if at is None:
+                    at = positions[depth] = shallow_positions(links, depth)
             rest: list[list[LinkNode]] = []
-            kept = prune_link_set(pending.pop(), params, known, positions[depth], rest)
+            kept = prune_link_set(item, params, known, at, rest)
             if params.min_nl < len(kept) < params.max_nl:
                 found.append(kept)
             pending.extend(r for r in reversed(rest) if len(r) > params.min_nl)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 import re
+from functools import lru_cache
 from math import sqrt
 from statistics import fmean
 
@@ -79,6 +80,7 @@ def ph_index(links: Sequence[LinkNode]) -> list[LinkNode]:
     return [] if redundant > INDEX_REDUNDANCY * len(links) else list(links)
 
 
+@lru_cache(maxsize=1 << 14)
 def is_date_name(sec_name: str) -> bool:
     """Whether a SecName names only a date or period ("September 2023",
     "2023-09-30", "Mar 2024 (4)", "2023"): its words are all month names or
@@ -100,8 +102,14 @@ def ph_date(links: Sequence[LinkNode]) -> list[LinkNode]:
     dates or periods. A blog's monthly archive, a news site's date archive and a
     calendar order the same pages by time, not by subject; taken for navigation,
     they give every post a second, shorter path than its category."""
-    dates = sum(is_date_name(link.sec_name) for link in links)
-    return [] if dates > DATE_SHARE * len(links) else list(links)
+    allowed = (1.0 - DATE_SHARE) * len(links)  # reaching this many non-dates keeps the set
+    others = 0
+    for link in links:
+        if not is_date_name(link.sec_name):
+            others += 1
+            if others >= allowed:
+                return list(links)
+    return []
 
 
 def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:

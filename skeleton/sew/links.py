@@ -62,7 +62,8 @@ def sec_name(a: etree._Element) -> tuple[str, str]:
     raw = a.text if len(a) == 0 else "".join(a.itertext(_TEXT_NODES))
     text = " ".join(raw.split()) if raw else ""
     if text:
-        return text, "number" if _NUMBER.fullmatch(text) else "text"
+        number = (text[0] in "[(" or text[0].isdigit()) and _NUMBER.fullmatch(text) is not None
+        return text, "number" if number else "text"
     if a.find(".//img") is not None:
         return " ".join(str(a.xpath(_IMG_ALT)).split()), "image"
     return "", "text"

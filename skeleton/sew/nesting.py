@@ -10,6 +10,7 @@ skeleton's own structure, read from one page; it goes beyond the paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from os.path import commonprefix
 from urllib.parse import urlsplit
 
 from .links import LinkNode
@@ -24,15 +25,7 @@ INDEX_NAMES = frozenset({"index.html", "index.htm", "index.php", "index.shtml", 
 
 def common_chain(links: Sequence[LinkNode]) -> tuple[int, ...]:
     """Ids of the common ancestors of all links (their lowest common ancestor last)."""
-    chain = links[0].chain
-    for link in links[1:]:
-        n = 0
-        for x, y in zip(chain, link.chain):
-            if x != y:
-                break
-            n += 1
-        chain = chain[:n]
-    return chain
+    return tuple(commonprefix([link.chain for link in links]))
 
 
 def _contains(lca: tuple[int, ...], link_sets_first: int, link_set: Sequence[LinkNode]) -> bool:
