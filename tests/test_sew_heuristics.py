@@ -5,7 +5,7 @@ import pytest
 
 from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets, prune_link_set, shallow_positions
 from skeleton.sew.dom import parse_html
-from skeleton.sew.heuristics import (DATE_SHARE, DISDIFF_MIN_GAP, INDEX_REDUNDANCY, is_date_name, jaccard, ph_date, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
+from skeleton.sew.heuristics import (DATE_SHARE, DISDIFF_MIN_GAP, MAX_DATE_NAME, INDEX_REDUNDANCY, is_date_name, jaccard, ph_date, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
                                      ph_link_set_dup, ph_max_num_word, ph_style)
 from skeleton.sew.links import LinkNode, extract_links
 from skeleton.sew.urls import URLType
@@ -364,7 +364,7 @@ def test_date_names(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["Python 3.11", "Chapter 12", "Release 2021", "2.4", "1", "", "Travel",
-                                  "2023_report", "10000"])
+                                  "2023_report", "10000", "2023 " * (MAX_DATE_NAME // 5 + 1)])
 def test_not_date_names(name: str) -> None:
     assert not is_date_name(name)
 

@@ -14,7 +14,7 @@ from statistics import fmean
 from .links import LinkNode
 
 __all__ = [
-    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "is_date_name", "ph_index", "ph_date", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "MAX_DATE_NAME", "is_date_name", "ph_index", "ph_date", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
     "ph_max_num_word", "ph_link_set_dup", "jaccard",
 ]
 
@@ -25,6 +25,8 @@ INDEX_REDUNDANCY = 0.5
 #: Date: a link set is a chronological archive when more than this share of its
 #: SecNames are dates or periods.
 DATE_SHARE = 0.5
+#: no longer SecName is a date ("31 December 1999 (1234)" has 24 characters)
+MAX_DATE_NAME = 40
 #: month names and their abbreviations (English, German, French, Spanish, Italian,
 #: Dutch, Portuguese), lower case, accents kept
 _MONTHS = frozenset("""
@@ -80,11 +82,15 @@ def ph_index(links: Sequence[LinkNode]) -> list[LinkNode]:
     return [] if redundant > INDEX_REDUNDANCY * len(links) else list(links)
 
 
-@lru_cache(maxsize=1 << 14)
 def is_date_name(sec_name: str) -> bool:
     """Whether a SecName names only a date or period ("September 2023",
     "2023-09-30", "Mar 2024 (4)", "2023"): its words are all month names or
     numbers of at most four digits, and one is a month name or a year."""
+    return len(sec_name) <= MAX_DATE_NAME and _is_date_name(sec_name)
+
+
+@lru_cache(maxsize=1 << 12)
+def _is_date_name(sec_name: str) -> bool:
     tokens = _DATE_TOKEN.findall(sec_name.lower())
     if not tokens:
         return False
