@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import FAST, FIXTURES, run_scrapy
 from lxml import etree
 
+from helpers import FAST, FIXTURES, run_scrapy
 from skeleton.sew.dom import parse_html
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
 from skeleton.sew.frames import (MAX_FRAMES, frame_sources, frame_sources_in_bytes, inline_frames,
-                                 parse_with_frames)
+                                 parse_frame, parse_with_frames)
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import load_model
 from skeleton.sew.training import file_fetcher
@@ -82,6 +82,21 @@ def test_parse_with_frames_inlines_a_frameset() -> None:
     urls = [link.url for link in extract_links(root, H)]
     assert H + "products/" in urls and H + "contact.html" in urls
     assert extract_links(parse_html(fetch(H)), H) == []  # without frames: no link at all
+
+
+def test_a_frame_is_parsed_once_and_shared_unchanged() -> None:
+    body = b'<html><body><ul><li><a href="a.html">A</a></li><li><a href="b.html">B</a></li></ul></body></html>'
+    tree = parse_frame(body)
+    assert parse_frame(bytes(body)) is tree  # an equal body, read again: the same tree
+    before = etree.tostring(tree)
+    pages = []
+    for name in ("one", "two"):
+        root = parse_html(b'<html><body><iframe src="toc.html"></iframe></body></html>')
+        page = H + name + ".html"
+        assert inline_frames(root, page, {H + "toc.html": parse_frame(body)}) == 1
+        pages.append([link.url for link in extract_links(root, page)])
+    assert pages == [[H + "a.html", H + "b.html"]] * 2  # both pages get the whole frame
+    assert etree.tostring(tree) == before
 
 
 def test_parse_with_frames_survives_missing_and_binary_frames() -> None:

@@ -28,7 +28,7 @@ from lxml import etree
 from w3lib.encoding import http_content_type_encoding
 
 from skeleton.sew.dom import parse_html
-from skeleton.sew.frames import inline_frames
+from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
 __all__ = ["META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
@@ -80,7 +80,7 @@ def shared_page(response: Any, stats: Any = None) -> SharedPage:
     page = SharedPage(parse_html(response.body, encoding), encoding)
     frames = meta.get(META_FRAMES) if meta is not None else None
     if frames and page.root is not None:
-        trees = {url: parse_html(*frame) if frame else None for url, frame in frames.items()}
+        trees = {url: parse_frame(*frame) if frame else None for url, frame in frames.items()}
         inlined = inline_frames(page.root, response.url, trees)
         if stats is not None and inlined:
             stats.inc_value(FRAMES_STAT, inlined)

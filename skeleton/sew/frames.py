@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import re
+from functools import lru_cache
 from collections.abc import Callable, Mapping
 from urllib.parse import urljoin, urlsplit
 
@@ -25,11 +26,14 @@ from lxml import etree
 from .dom import MAX_PARSE_BYTES, parse_html
 from .urls import canonical
 
-__all__ = ["MAX_FRAMES", "FRAME_SRC_BYTES", "frame_sources", "frame_sources_in_bytes",
-           "inline_frames", "parse_with_frames"]
+__all__ = ["MAX_FRAMES", "FRAME_TREES", "FRAME_SRC_BYTES", "frame_sources", "frame_sources_in_bytes",
+           "parse_frame", "inline_frames", "parse_with_frames"]
 
 #: At most this many frame documents are read per page.
 MAX_FRAMES = 4
+#: Parsed frame documents kept (:func:`parse_frame`): every page of a book or a
+#: frameset shows the same navigation frame, parsed once.
+FRAME_TREES = 8
 _FRAMES = "//frame[@src] | //iframe[@src]"
 #: ``src`` of frame elements in raw bytes: lets a downloader middleware decide what
 #: to fetch without parsing the page (the page is parsed once, later).
@@ -96,6 +100,13 @@ def _frame_content(frame: etree._Element, frame_url: str) -> etree._Element:
     return box
 
 
+@lru_cache(maxsize=FRAME_TREES)
+def parse_frame(body: bytes, declared: str | None = None) -> etree._Element | None:
+    """A frame document's tree, parsed once per distinct body. The tree is shared:
+    :func:`inline_frames` copies what it takes from it and changes nothing."""
+    return parse_html(body, declared)
+
+
 def inline_frames(root: etree._Element | None, page_url: str,
                   frames: Mapping[str, etree._Element | None]) -> int:
     """Replace each frame element whose document is in ``frames`` (canonical URL ->
@@ -127,6 +138,6 @@ def parse_with_frames(body: bytes, page_url: str, fetch: Callable[[str], bytes |
         trees = {}
         for url in urls:
             frame_body = fetch(url)
-            trees[url] = parse_html(frame_body) if frame_body else None
+            trees[url] = parse_frame(frame_body) if frame_body else None
         inline_frames(root, page_url, trees)
     return root
