@@ -14,7 +14,8 @@ from .heuristics import (ph_anchor, ph_date, ph_deep_link, ph_index, ph_dis_diff
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
-__all__ = ["LIST_TAGS", "ENTRY_TAGS", "CandidateParams", "shallow_positions", "group_by_level_and_path", "split_by_list", "prune_link_set", "gen_candidate_link_sets"]
+__all__ = ["LIST_TAGS", "ENTRY_TAGS", "CandidateParams", "shallow_positions", "group_by_level_and_path",
+           "split_by_list", "prune_link_set", "gen_candidate_link_sets"]
 
 
 #: Elements that make a list of links (``split_by_list``).

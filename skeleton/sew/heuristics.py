@@ -5,8 +5,8 @@ a subset, or the empty list when the whole set is discarded.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
 import re
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from math import sqrt
 from statistics import fmean
@@ -14,7 +14,8 @@ from statistics import fmean
 from .links import LinkNode
 
 __all__ = [
-    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "MAX_DATE_NAME", "is_date_name", "ph_index", "ph_date", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "MAX_DATE_NAME", "is_date_name",
+    "ph_index", "ph_date", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
     "ph_max_num_word", "ph_link_set_dup", "jaccard",
 ]
 
@@ -45,7 +46,7 @@ janeiro fevereiro março marco maio junho julho setembro outubro novembro dezemb
 fev
 """.split())
 #: a date or period: day, month and year tokens only, with a year or a month name
-_DATE_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_DATE_TOKEN = re.compile(r"[^\W_]+")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
 #: DisDiff never splits at a gap of fewer link numbers than this.
@@ -126,8 +127,9 @@ def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
 
 
 def ph_anchor(links: Sequence[LinkNode], rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
-    """Anchor: keep the largest group of links with the same anchor type (text/image);
-    the other group goes to ``rest`` when given."""
+    """Anchor: keep the largest group of links with the same anchor type (text,
+    image, or a bare number: see :func:`.links.sec_name`); the other groups go to
+    ``rest`` when given."""
     return _largest_group(links, lambda link: link.anchor, rest)
 
 
