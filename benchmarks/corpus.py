@@ -21,7 +21,8 @@ class CorpusSite:
 
 def corpus_sites() -> list[CorpusSite]:
     manifest = json.loads((CORPUS / "MANIFEST.json").read_text())
-    return [CorpusSite(Path(m["truth"]).stem, CORPUS / m["truth"], Path(m["serve_dir"]),
+    # the generated sites are served from the corpus folder itself (relative serve_dir)
+    return [CorpusSite(Path(m["truth"]).stem, CORPUS / m["truth"], CORPUS / m["serve_dir"],
                        m["start_url"], m["crawl_scope_prefix"]) for m in manifest]
 
 

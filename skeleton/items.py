@@ -10,8 +10,13 @@ class PageItem(scrapy.Item):
     """One fetched page of the crawl.
 
     ``url`` is the canonical URL first requested for the page (before redirects),
-    ``parent`` the page whose navigation link led to it (None for the base URL),
-    ``depth`` its crawl depth (0 for the base URL). ``nav_links`` lists the page's
+    ``found_from`` the page whose navigation link led to it first (None for the
+    base URL) and ``found_depth`` its crawl depth (0 for the base URL): how the
+    crawl reached the page, not its place in the tree. The page's parent and depth
+    in the skeleton are decided from every page's evidence once the crawl is done:
+    ``scrapy tree`` (JSON, text, CSV) gives them. ``evidence`` holds what the page
+    says of its own place (``crumbs``, ``up``, ``trail``:
+    :mod:`skeleton.hierarchy.evidence`). ``nav_links`` lists the page's
     followable navigation links as ``{"url", "text", "parent"}`` dicts, where
     ``parent`` is the page itself or, in a nested table of contents, the URL of
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
@@ -27,8 +32,8 @@ class PageItem(scrapy.Item):
     """
 
     url = scrapy.Field()
-    parent = scrapy.Field()
-    depth = scrapy.Field()
+    found_from = scrapy.Field()
+    found_depth = scrapy.Field()
     title = scrapy.Field()
     is_navigation = scrapy.Field()
     nav_links = scrapy.Field()
@@ -38,3 +43,7 @@ class PageItem(scrapy.Item):
     nav_blocks = scrapy.Field()
     sections = scrapy.Field()
     blocks = scrapy.Field()
+    evidence = scrapy.Field()
+    #: child URL -> offer (:mod:`skeleton.hierarchy.offers`): stored in Redis by the
+    #: tree pipeline, not exported to feeds
+    offers = scrapy.Field()

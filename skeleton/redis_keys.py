@@ -2,9 +2,12 @@
 
 A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
 scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
-(hash: page URL -> JSON page record), ``:edges`` (hash: child URL -> JSON
-``{"parent", "depth", "at", "dirs"}``, the best edge seen, ``skeleton.pipelines.tree``) and ``:meta`` (hash: base, mode,
-started, finished, finish_reason, and with ``-a template_menu=N`` the field
+(hash: page URL -> JSON page record), ``:offers`` (hash: child URL -> JSON list
+of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
+``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
+"depth"}``, the tree resolved when the crawl finished) and ``:meta`` (hash: base, mode,
+started, finished, finish_reason, ``edge_model`` (the crawl's JSON edge model),
+``tree_pages`` (pages in the stored tree, set with it), and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
 menu, see ``skeleton.spiders.template_menu``). Term entropy (WISDOM Section 3.1) keeps
 ``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
@@ -79,8 +82,12 @@ class CrawlKeys:
         return self._key("pages")
 
     @property
-    def edges(self) -> str:
-        return self._key("edges")
+    def offers(self) -> str:
+        return self._key("offers")
+
+    @property
+    def tree(self) -> str:
+        return self._key("tree")
 
     @property
     def meta(self) -> str:
@@ -117,6 +124,6 @@ class CrawlKeys:
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
-        return (self.requests, self.dupefilter, self.pages, self.edges, self.meta,
+        return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
                 self.leases, self.inflight)

@@ -1,19 +1,25 @@
 """The skeleton tree from page records and edges (pure: no Redis, no Scrapy).
 
-``build_tree`` nests the fetched pages under the root following each page's kept
-edge; ``render_text`` prints the tree as an indented outline.
+``build_tree`` nests the fetched pages under the root following each page's
+resolved parent (:mod:`skeleton.hierarchy.resolve`); ``render_text`` prints the
+tree as an indented outline and ``render_csv`` as one row per page.
 """
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["build_tree", "render_text"]
+__all__ = ["CSV_COLUMNS", "build_tree", "render_csv", "render_text", "tree_rows"]
+
+#: the columns of the CSV export, one row per page of the tree
+CSV_COLUMNS = ("url", "title", "parent", "depth", "children", "is_navigation")
 
 
 def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
                edges: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The tree ``{"url", "title", "children"}`` of the fetched pages reachable
+    """The tree ``{"url", "title", "depth", "children"}`` of the fetched pages reachable
     from ``root`` through kept edges, children sorted by URL; ``None`` if the
     root page was not fetched. Pages whose parent was not fetched are dropped
     with their subtrees; every page appears at most once, so this never loops."""
@@ -25,10 +31,11 @@ def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
         if child != root and child in pages and parent in pages and parent != child:
             children.setdefault(parent, []).append(child)
 
-    def node(url: str) -> dict[str, Any]:
-        return {"url": url, "title": str(pages[url].get("title") or ""), "children": []}
+    def node(url: str, depth: int) -> dict[str, Any]:
+        return {"url": url, "title": str(pages[url].get("title") or ""), "depth": depth,
+                "children": []}
 
-    top = node(root)
+    top = node(root, 0)
     placed = {root}
     stack = [top]
     while stack:
@@ -36,7 +43,7 @@ def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
         for child in sorted(children.get(current["url"], ())):
             if child not in placed:
                 placed.add(child)
-                entry = node(child)
+                entry = node(child, current["depth"] + 1)
                 current["children"].append(entry)
                 stack.append(entry)
     return top
@@ -54,3 +61,27 @@ def render_text(tree: Mapping[str, Any] | None, indent: str = "  ") -> str:
         lines.append(f"{indent * level}{title} <{entry['url']}>")
         stack.extend((child, level + 1) for child in reversed(entry.get("children", [])))
     return "\n".join(lines) + "\n"
+
+
+def tree_rows(tree: Mapping[str, Any] | None,
+              pages: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per page of ``tree`` in outline order: ``CSV_COLUMNS``."""
+    rows: list[dict[str, Any]] = []
+    stack = [(tree, "")] if tree is not None else []
+    while stack:
+        entry, parent = stack.pop()
+        record = pages.get(entry["url"], {})
+        rows.append({"url": entry["url"], "title": entry.get("title", ""), "parent": parent,
+                     "depth": entry.get("depth", 0), "children": len(entry.get("children", [])),
+                     "is_navigation": bool(record.get("is_navigation"))})
+        stack.extend((child, entry["url"]) for child in reversed(entry.get("children", [])))
+    return rows
+
+
+def render_csv(tree: Mapping[str, Any] | None, pages: Mapping[str, Mapping[str, Any]]) -> str:
+    """The tree as CSV with a header line (``CSV_COLUMNS``)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(tree_rows(tree, pages))
+    return out.getvalue()

@@ -34,7 +34,7 @@ def check_feeds(cwd: Path, base: str) -> None:
     assert len(by_url) == len(pages) == 17
     assert by_url[base + "files/report.pdf"]["reason"] == "non_html"
     assert by_url[base + "files/map.png"]["reason"] == "non_html"
-    assert by_url[base]["depth"] == 0 and by_url[base]["parent"] is None
+    assert by_url[base]["found_depth"] == 0 and by_url[base]["found_from"] is None
     with open(cwd / "pages.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert {r["url"] for r in rows} == set(by_url)

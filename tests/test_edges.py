@@ -1,128 +1,119 @@
-"""The Lua edge rule of the tree pipeline, on a real (embedded) Redis server."""
+"""The Lua offer store of the tree pipeline, on a real (embedded) Redis server."""
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from types import SimpleNamespace
 
 import pytest
 
+from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
 from skeleton.items import PageItem
-from skeleton.pipelines.tree import EDGE_SCRIPT, TreePipeline
+from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
 from skeleton.redis_keys import CrawlKeys
-from skeleton.sew.edges import edge_rank
-from skeleton.sew.urls import section_dirs
+from skeleton.tree_store import load_hash, resolve_recorded_tree, stored_offers
 
 ROOT = "http://s/"
 
 
-def offered_at(candidate) -> int:
-    """The depth of the page offering a candidate: given, or one above it."""
-    return candidate[3] if len(candidate) > 3 else candidate[2] - 1
+def offer(frm: str, parent: str, size: int = 3, level: int = 1) -> dict:
+    return {"from": frm, "parent": parent, "level": level, "size": size, "sig": frm}
 
 
-def apply(client, script, keys: CrawlKeys, page: str, candidates) -> int:
-    """One item per offering depth, as the pipeline sends them."""
-    changed = 0
-    for at in sorted({offered_at(c) for c in candidates}):
-        args = [ROOT, page, json.dumps({"url": page}), at]
-        for child, parent, depth, *_ in (c for c in candidates if offered_at(c) == at):
-            args += [child, parent, depth, section_dirs(parent, child)]
-        changed += script(keys=[keys.pages, keys.edges], args=args)
-    return changed
+def apply(script, keys: CrawlKeys, page: str, offers: dict[str, dict], bound: int = MAX_OFFERS) -> int:
+    args = [ROOT, page, json.dumps({"url": page}), bound]
+    for child, o in sorted(offers.items()):
+        args += [child, json.dumps(o, sort_keys=True), offer_key(o), f"{o['from']}\x00{o['parent']}"]
+    return script(keys=[keys.pages, keys.offers], args=args)
 
 
-def edges(client, keys: CrawlKeys) -> dict[str, tuple[str, int]]:
-    raw = client.hgetall(keys.edges)
-    return {k.decode(): (json.loads(v)["parent"], json.loads(v)["depth"]) for k, v in raw.items()}
-
-
-CANDIDATES = [
-    ("http://s/a", ROOT, 1), ("http://s/a", "http://s/b", 2), ("http://s/b", ROOT, 1),
-    ("http://s/c", "http://s/b", 2), ("http://s/c", "http://s/a", 2), ("http://s/c", ROOT, 3),
-    ("http://s/d", "http://s/c", 3), ("http://s/d", "http://s/B", 3), ("http://s/d", "http://s/é", 3),
-    (ROOT, "http://s/a", 2), ("http://s/e", "http://s/e", 1), ("http://s/f", "http://s/a/", 2),
-    ("http://s/f", "http://s/a", 2),
-    # same depth: the parent sharing the child's directories wins over a smaller URL
-    ("http://s/m/x.html", "http://s/m/index.html", 2), ("http://s/m/x.html", "http://s/a", 2),
-    ("http://s/m/x.html", "http://s/n/index.html", 2), ("http://s/m/x.html", "http://s/b", 3),
-    # a sibling page in the same folder is no section: the URL decides
-    ("http://s/p/y.html", "http://s/p/x.html", 2), ("http://s/p/y.html", "http://s/b", 2),
-    # same depth: a nested entry offered by the root wins over a section page's link
-    ("http://s/n/z.html", "http://s/n/", 2), ("http://s/n/z.html", "http://s/c", 2, 0),
-]
-EXPECTED = {"http://s/a": (ROOT, 1), "http://s/b": (ROOT, 1), "http://s/c": ("http://s/a", 2),
-            "http://s/d": ("http://s/B", 3), "http://s/f": ("http://s/a", 2),
-            "http://s/m/x.html": ("http://s/m/index.html", 2), "http://s/p/y.html": ("http://s/b", 2),
-            "http://s/n/z.html": ("http://s/c", 2)}
-
-
-def test_expected_edges_follow_edge_rank() -> None:
-    """The Lua rule and the pure ``edge_rank`` order agree on the fixture."""
-    best: dict[str, tuple] = {}
-    for candidate in CANDIDATES:
-        child, parent, depth = candidate[:3]
-        if child not in (ROOT, parent):
-            rank = edge_rank(parent, child, depth, offered_at(candidate))
-            best[child] = min(best.get(child, rank), rank)
-    assert {c: (r[3], r[0]) for c, r in best.items()} == EXPECTED
+def stored(client, keys: CrawlKeys) -> dict[str, list[tuple[str, str]]]:
+    return {child: sorted((o["from"], o["parent"]) for o in stored_offers(raw))
+            for child, raw in load_hash(client, keys.offers).items()}
 
 
 @pytest.fixture
 def script(redis_client):
-    return redis_client.register_script(EDGE_SCRIPT)
+    return redis_client.register_script(OFFER_SCRIPT)
 
 
-def test_smallest_depth_then_shallowest_offer_then_section_dirs_then_parent_url(redis_client, script) -> None:
-    keys = CrawlKeys("test-edges-rule")
+def _pages() -> dict[str, dict[str, dict]]:
+    """Offering page -> its offers (child -> offer): a, b, c offer each other and d."""
+    return {
+        ROOT: {"http://s/a": offer(ROOT, ROOT), "http://s/b": offer(ROOT, ROOT),
+               "http://s/a/1": offer(ROOT, "http://s/a", 5, 2)},
+        "http://s/a": {"http://s/a/1": offer("http://s/a", "http://s/a"), ROOT: offer("http://s/a", "http://s/a"),
+                       "http://s/b": offer("http://s/a", "http://s/a", 10)},
+        "http://s/b": {"http://s/a/1": offer("http://s/b", "http://s/b", 40)},
+    }
+
+
+def test_every_offer_is_kept_and_none_to_the_root(redis_client, script) -> None:
+    keys = CrawlKeys("test-offers-all")
     redis_client.delete(*keys.all())
-    for candidate in CANDIDATES:
-        apply(redis_client, script, keys, "http://s/page", [candidate])
-    assert edges(redis_client, keys) == EXPECTED
-    assert redis_client.hget(keys.pages, "http://s/page") is not None
+    for page, offers in _pages().items():
+        apply(script, keys, page, offers)
+    assert stored(redis_client, keys) == {
+        "http://s/a": [(ROOT, ROOT)],
+        "http://s/b": [(ROOT, ROOT), ("http://s/a", "http://s/a")],
+        "http://s/a/1": [(ROOT, "http://s/a"), ("http://s/a", "http://s/a"), ("http://s/b", "http://s/b")]}
+    assert redis_client.hget(keys.pages, "http://s/b") is not None
 
 
-def test_any_order_and_any_grouping_gives_the_same_edges(redis_client, script) -> None:
-    rng = random.Random(7)
-    orders = [list(p) for p in itertools.islice(itertools.permutations(CANDIDATES[:6]), 0, 720, 97)]
-    for _ in range(20):
-        shuffled = CANDIDATES[:]
-        rng.shuffle(shuffled)
-        orders.append(shuffled)
-    for i, order in enumerate(orders):
-        keys = CrawlKeys(f"test-edges-order-{i}")
+def test_any_order_gives_the_same_offers_and_applying_twice_changes_nothing(redis_client, script) -> None:
+    rng = random.Random(3)
+    expected = None
+    for i in range(12):
+        keys = CrawlKeys(f"test-offers-order-{i}")
         redis_client.delete(*keys.all())
-        cut = rng.randrange(len(order) + 1)
-        apply(redis_client, script, keys, "http://s/p1", order[:cut])
-        apply(redis_client, script, keys, "http://s/p2", order[cut:])
-        got = edges(redis_client, keys)
-        assert got == {c: e for c, e in EXPECTED.items() if any(x[0] == c for x in order)}
+        items = list(_pages().items())
+        rng.shuffle(items)
+        for page, offers in items:
+            apply(script, keys, page, offers)
+        raw = redis_client.hgetall(keys.offers)
+        expected = expected or raw
+        assert raw == expected
+        assert sum(apply(script, keys, page, offers) for page, offers in items) == 0
+        assert redis_client.hgetall(keys.offers) == expected
         redis_client.delete(*keys.all())
 
 
-def test_applying_twice_changes_nothing(redis_client, script) -> None:
-    keys = CrawlKeys("test-edges-twice")
-    redis_client.delete(*keys.all())
-    assert apply(redis_client, script, keys, "http://s/p", CANDIDATES) > 0
-    before = redis_client.hgetall(keys.edges)
-    assert apply(redis_client, script, keys, "http://s/p", CANDIDATES) == 0
-    assert redis_client.hgetall(keys.edges) == before
+def test_the_bound_keeps_nested_and_short_lists_whatever_the_order(redis_client, script) -> None:
+    child = "http://s/x"
+    offers = {f"http://s/p{i:02d}": offer(f"http://s/p{i:02d}", f"http://s/p{i:02d}", size=100 - i)
+              for i in range(10)}
+    offers["http://s/toc"] = offer("http://s/toc", "http://s/entry", size=500, level=2)
+    rng = random.Random(5)
+    results = set()
+    for trial in range(5):
+        keys = CrawlKeys(f"test-offers-bound-{trial}")
+        redis_client.delete(*keys.all())
+        order = list(offers.items())
+        rng.shuffle(order)
+        for page, o in order:
+            apply(script, keys, page, {child: o}, bound=4)
+        results.add(tuple(stored(redis_client, keys)[child]))
+        redis_client.delete(*keys.all())
+    kept = sorted(offers.values(), key=offer_key)[:4]
+    assert results == {tuple(sorted((o["from"], o["parent"]) for o in kept))}
+    assert all(o["level"] == 1 for o in kept)  # the level-2 TOC offer of a list of 500 goes first
 
 
-def test_pipeline_records_pages_and_nested_edges(redis_client, redis_settings) -> None:
-    spider = SimpleNamespace(crawl_id="test-edges-pipeline", base=ROOT, mode="sew",
-                             max_depth=None, max_pages=None)
+def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_client, redis_settings) -> None:
+    spider = SimpleNamespace(crawl_id="test-offers-pipeline", base=ROOT, mode="sew",
+                             max_depth=None, max_pages=None, model=None)
     crawler = SimpleNamespace(spider=spider, settings=redis_settings)
     pipeline = TreePipeline(crawler, redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())
-    item = PageItem(url="http://s/a", parent=ROOT, depth=1, title="A", is_navigation=True,
-                    confidence=0.9, candidates=2, reason=None, nav_links=[
-                        {"url": "http://s/a/1", "text": "One", "parent": "http://s/a"},
-                        {"url": "http://s/a/1/x", "text": "X", "parent": "http://s/a/1"},
-                        {"url": ROOT, "text": "Home", "parent": "http://s/a"}])
-    assert pipeline.process_item(item) is item
-    assert json.loads(redis_client.hget(keys.pages, "http://s/a")) == dict(item)
-    assert edges(redis_client, keys) == {"http://s/a/1": ("http://s/a", 2),
-                                         "http://s/a/1/x": ("http://s/a/1", 3)}
+    for page, offers in [*_pages().items(), ("http://s/a/1", {})]:
+        item = PageItem(url=page, found_from=None, found_depth=0, title=page, is_navigation=True,
+                        confidence=0.9, candidates=2, reason=None, nav_links=[], evidence={},
+                        offers=offers)
+        assert pipeline.process_item(item) is item
+        assert "offers" not in item  # stored in Redis, not exported
+        assert json.loads(redis_client.hget(keys.pages, page))["title"] == page
+    tree = resolve_recorded_tree(redis_client, keys, ROOT, None)
+    assert {c: e["parent"] for c, e in tree.items()} == {
+        "http://s/a": ROOT, "http://s/b": ROOT, "http://s/a/1": "http://s/a"}
+    assert tree["http://s/a/1"]["depth"] == 2

@@ -123,8 +123,15 @@ def crawl(base: str, cwd: Path, *settings: str) -> tuple[set[tuple[str, str]], s
                        *settings], cwd)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
-    pages = [json.loads(line) for line in (cwd / "pages.jsonl").read_text("utf-8").splitlines()]
-    return {(p["parent"], p["url"]) for p in pages if p["parent"]}, done.stderr
+    tree = run_scrapy(["tree"], cwd)
+    assert tree.returncode == 0, tree.stderr[-3000:]
+    edges, stack = set(), [json.loads(tree.stdout)]
+    while stack:
+        node = stack.pop()
+        for child in node["children"]:
+            edges.add((node["url"], child["url"]))
+            stack.append(child)
+    return edges, done.stderr
 
 
 def test_crawl_reads_frames_through_the_downloader_middleware(serve, tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ def test_leaves_without_analysis(body, content_type, reason) -> None:
     assert requests == [] and len(items) == 1
     item = items[0]
     assert item["reason"] == reason and item["nav_links"] == [] and not item["is_navigation"]
-    assert item["url"] == BASE and item["depth"] == 0 and item["parent"] is None
+    assert item["url"] == BASE and item["found_depth"] == 0 and item["found_from"] is None
     assert stat(spider, f"skeleton/leaf_reason/{reason}") == 1
     assert stat(spider, "skeleton/pages") == 1
 
@@ -150,7 +150,9 @@ def test_followable_nested_links_and_filters() -> None:
         (s + "x/b.html", "Under off-site", page, 1), (s + "x/b/c.html", "Deeper", s + "x/b.html", 2)]
 
 
-def test_requests_carry_depth_parent_and_capped_known_sets() -> None:
+def test_requests_below_the_root_carry_the_context_they_were_given() -> None:
+    """Below the root, a page passes on the root's LinkSetDup context unchanged, so
+    a page's detection never depends on which parent found it first."""
     spider = make_spider(mode="sew")
     known = [[f"http://127.0.0.1:9/site/k{i}.html"] for i in range(KNOWN_ANCESTORS)]
     meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_known": known,
@@ -159,16 +161,23 @@ def test_requests_carry_depth_parent_and_capped_known_sets() -> None:
     menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))
     body = f"<html><body><ul>{menu}</ul></body></html>".encode()
     items, requests = respond(spider, url, body, meta=meta)
-    assert items[0]["depth"] == 3 and items[0]["parent"] == BASE
+    assert items[0]["found_depth"] == 3 and items[0]["found_from"] == BASE
     for request in requests:
         assert request.meta["skeleton_depth"] == 4 and request.meta["skeleton_parent"] == url
-        carried = request.meta["skeleton_known"]
-        assert len(carried) == KNOWN_ANCESTORS and carried[-1] == sorted(
-            f"http://127.0.0.1:9/site/s/m{i}.html" for i in range(6))
-        assert carried[:-1] == known[1:]
-        assert request.meta["skeleton_template"] == []
-    if not requests:  # the menu was rejected: it becomes the children's template
-        assert items[0]["is_navigation"] is False
+        assert request.meta["skeleton_known"] == known
+        assert request.meta["skeleton_template"] == [["http://127.0.0.1:9/site/t.html"]]
+    assert len(requests) == 6 and items[0]["is_navigation"] is True
+    assert items[0]["offers"][requests[0].url]["size"] == 6
+
+
+def test_the_root_passes_its_navigation_sets_to_its_children() -> None:
+    spider = make_spider(mode="sew")
+    menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))
+    body = f"<html><body><ul>{menu}</ul></body></html>".encode()
+    items, requests = respond(spider, BASE, body, meta={"skeleton_depth": 0, "skeleton_parent": None,
+                                                        "skeleton_known": [], "skeleton_template": []})
+    assert requests and all(r.meta["skeleton_known"] == [sorted(r2.url for r2 in requests)]
+                            for r in requests)
 
 
 def test_depth_limit() -> None:

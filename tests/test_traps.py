@@ -30,7 +30,7 @@ def test_traps_end_with_a_depth_limit(serve, redis_settings) -> None:
     stats, items = yield crawl_in_process(project_settings(redis_settings), base=base, mode="bfs",
                                    depth="4", crawl="traps-depth")
     assert stats["finish_reason"] == "finished"
-    assert max(item["depth"] for item in items) == 4
+    assert max(item["found_depth"] for item in items) == 4
     months = sorted(int(i["url"].rsplit("=", 1)[1]) for i in items if "month=" in i["url"])
     assert months == list(range(-3, 4))
     assert not any("a/a/a/" in item["url"] for item in items)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skeleton.sew.edges import nest_links
-from skeleton.tree import build_tree, render_text
+from skeleton.tree import build_tree, render_csv, render_text
 
 R = "http://s/"
 
@@ -19,11 +19,11 @@ def test_nested_tree_with_children_sorted_by_url() -> None:
     p = pages(R, R + "b", R + "a", R + "a/2", R + "a/1")
     edges = {R + "b": edge(R, 1), R + "a": edge(R, 1), R + "a/2": edge(R + "a", 2),
              R + "a/1": edge(R + "a", 2)}
-    assert build_tree(R, p, edges) == {"url": R, "title": "HOME", "children": [
-        {"url": R + "a", "title": "A", "children": [
-            {"url": R + "a/1", "title": "1", "children": []},
-            {"url": R + "a/2", "title": "2", "children": []}]},
-        {"url": R + "b", "title": "B", "children": []}]}
+    assert build_tree(R, p, edges) == {"url": R, "title": "HOME", "depth": 0, "children": [
+        {"url": R + "a", "title": "A", "depth": 1, "children": [
+            {"url": R + "a/1", "title": "1", "depth": 2, "children": []},
+            {"url": R + "a/2", "title": "2", "depth": 2, "children": []}]},
+        {"url": R + "b", "title": "B", "depth": 1, "children": []}]}
 
 
 def test_unfetched_pages_and_missing_parents_are_dropped() -> None:
@@ -39,7 +39,7 @@ def test_cycles_and_edges_to_the_root_never_loop() -> None:
     p = pages(R, R + "x", R + "y", R + "z")
     edges = {R: edge(R + "x", 1), R + "x": edge(R + "y", 2), R + "y": edge(R + "x", 2),
              R + "z": edge(R + "z", 1)}
-    assert build_tree(R, p, edges) == {"url": R, "title": "HOME", "children": []}
+    assert build_tree(R, p, edges) == {"url": R, "title": "HOME", "depth": 0, "children": []}
 
 
 def test_no_root_page_gives_none() -> None:
@@ -72,3 +72,12 @@ def test_nest_links_levels_unknown_parents_and_cycles() -> None:
     assert nest_links(R, links) == [
         ("a", R, 1), ("a1", "a", 2), ("a11", "a1", 3), ("b", R, 1), ("c", R, 1),
         ("x", "y", 2), ("y", R, 1), ("s", R, 1)]
+
+
+def test_csv_has_one_row_per_page_with_parent_and_depth() -> None:
+    p = pages(R, R + "a", R + "a/1")
+    p[R + "a"]["is_navigation"] = True
+    edges = {R + "a": edge(R, 1), R + "a/1": edge(R + "a", 2)}
+    assert render_csv(build_tree(R, p, edges), p).splitlines() == [
+        "url,title,parent,depth,children,is_navigation",
+        f"{R},HOME,,0,1,False", f"{R}a,A,{R},1,1,True", f"{R}a/1,1,{R}a,2,0,False"]

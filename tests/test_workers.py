@@ -130,7 +130,7 @@ def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
     status = json.loads(done.stdout)
     assert status["state"] == "finished" and status["queued"] == status["in flight"] == 0
     assert status["workers alive"] == 0 and status["pages done"] > 20
-    assert status["skeleton edges"] == client_for(url).hlen(CrawlKeys("three").edges)
+    assert status["offered pages"] == client_for(url).hlen(CrawlKeys("three").offers)
 
 
 def _victim_leases(client: redis.Redis, crawl: str, pid: int) -> list[bytes]:
@@ -198,10 +198,10 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
         wait_for(lambda: _ready(url), timeout=30)
         client = client_for(url)
         stored = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.pages).items()}
-        edges = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.edges).items()}
+        edges = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.offers).items()}
         assert len(stored) >= 5
         root = base
-        for page_url, page in stored.items():  # every stored page has its edges with it
+        for page_url, page in stored.items():  # every stored page has its offers with it
             for link in page["nav_links"]:
                 assert link["url"] in edges or link["url"] in (root, page_url)
         # and its entropy update: the middleware counts a page before the spider sees it

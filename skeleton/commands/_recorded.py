@@ -19,6 +19,7 @@ from scrapy.exceptions import UsageError
 
 from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect, redis_url
+from skeleton.tree_store import load_hash
 
 __all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
            "recorded_crawl"]
@@ -27,17 +28,6 @@ __all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "pr
 def text(value: bytes | str | None) -> str:
     """A Redis reply as text (``""`` for a missing value)."""
     return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
-
-
-def load_hash(server: Any, key: str) -> dict[str, Any]:
-    """A hash of JSON values, decoded; values that are not JSON are left out."""
-    out = {}
-    for field, value in server.hscan_iter(key, count=1000):
-        try:
-            out[text(field)] = json.loads(value)
-        except ValueError:
-            continue
-    return out
 
 
 def no_arguments(args: list[str]) -> None:

@@ -31,7 +31,7 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
         meta = {text(k): text(v) for k, v in server.hgetall(keys.meta).items()}
         alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
         pipe = server.pipeline(transaction=False)
-        pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.edges)
+        pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.offers)
         pipe.type(keys.dupefilter)
         pages, queued, in_flight, edges, df_type = pipe.execute()
         dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if text(df_type) == "set"
@@ -41,7 +41,7 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
             "state": _state(meta, alive), "started": meta.get("started", ""),
             "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
             "pages done": int(pages), "queued": int(queued), "in flight": int(in_flight),
-            "workers alive": alive, "skeleton edges": int(edges), "dupefilter": dupefilter}
+            "workers alive": alive, "offered pages": int(edges), "dupefilter": dupefilter}
 
 
 class Command(ScrapyCommand):

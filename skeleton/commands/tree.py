@@ -13,17 +13,21 @@ from scrapy.exceptions import UsageError
 
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.redis_keys import CrawlKeys
-from skeleton.tree import build_tree, render_text
+from skeleton.tree import build_tree, render_csv, render_text
+from skeleton.tree_store import crawl_edges
 
-__all__ = ["Command", "crawl_tree", "load_crawl_tree"]
+__all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
+
+FORMATS = ("json", "text", "csv")
 
 
 def crawl_tree(server: Any, keys: CrawlKeys,
                pages: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The nested tree of a recorded crawl's fetched ``pages``, from its base URL
-    along its kept edges; a usage error if the root page was not fetched."""
+    along the resolved tree (stored when the crawl finished, else resolved now from
+    every page's offers); a usage error if the root page was not fetched."""
     root = text(server.hget(keys.meta, "base"))
-    tree = build_tree(root, pages, load_hash(server, keys.edges))
+    tree = build_tree(root, pages, crawl_edges(server, keys, dict(pages)))
     if tree is None:
         raise UsageError(f"crawl {keys.crawl!r} has no fetched root page ({root or 'no base URL'})")
     return tree
@@ -31,9 +35,16 @@ def crawl_tree(server: Any, keys: CrawlKeys,
 
 def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, Any], int]:
     """The crawl id, nested tree and number of fetched pages of a crawl in Redis."""
+    crawl_id, tree, pages = load_crawl_pages_tree(settings, crawl)
+    return crawl_id, tree, len(pages)
+
+
+def load_crawl_pages_tree(settings: Any,
+                          crawl: str | None) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """The crawl id, nested tree and page records of a crawl in Redis."""
     with recorded_crawl(settings, crawl) as (server, keys):
         pages = load_hash(server, keys.pages)
-        return keys.crawl, crawl_tree(server, keys, pages), len(pages)
+        return keys.crawl, crawl_tree(server, keys, pages), pages
 
 
 class Command(ScrapyCommand):
@@ -41,7 +52,7 @@ class Command(ScrapyCommand):
     default_settings = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "[--crawl ID] [-o FILE] [--format json|text]"
+        return "[--crawl ID] [-o FILE] [--format json|text|csv]"
 
     def short_desc(self) -> str:
         return "Print the skeleton tree of a crawl"
@@ -54,16 +65,19 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
         parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
-        parser.add_argument("--format", choices=("json", "text"), default=None,
-                            help="output format (default: json, or text for a .txt FILE)")
+        parser.add_argument("--format", choices=FORMATS, default=None,
+                            help="output format (default: json, or text/csv for a .txt/.csv FILE)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
         assert self.settings is not None
-        _, tree, _ = load_crawl_tree(self.settings, opts.crawl)
-        fmt = opts.format or ("text" if (opts.output or "").endswith(".txt") else "json")
+        _, tree, pages = load_crawl_pages_tree(self.settings, opts.crawl)
+        suffix = Path(opts.output or "").suffix.lower().lstrip(".")
+        fmt = opts.format or {"txt": "text", "csv": "csv"}.get(suffix, "json")
         if fmt == "json":
             out = json.dumps(tree, indent=1, ensure_ascii=False) + "\n"
+        elif fmt == "csv":
+            out = render_csv(tree, pages)
         else:
             out = render_text(tree)
         if opts.output:

@@ -1,25 +1,19 @@
-"""Records the crawl in Redis: page records, best tree edges and crawl metadata.
+"""Records the crawl in Redis: page records, every offer of a parent, crawl metadata.
 
-For each item one Lua script stores the page record in ``:pages`` and offers,
-for each of its navigation links, the edge candidate child -> (parent,
-child depth, the page's own depth, section directories) to ``:edges``, which
-keeps per child the best edge by ``skeleton.sew.edges.edge_rank``: smallest
-depth, then offered by the shallowest page, then most leading directories of a
-directory index parent, then smallest parent URL (bytewise).
-Edges to the crawl's root are never kept.
+For each item one Lua script stores the page record in ``:pages`` and merges the
+page's offers (:mod:`skeleton.hierarchy.offers`: for each navigation link, the
+candidate parent and the features of the list it came from) into ``:offers``,
+child URL -> list of offers. An offer is replaced by a new one from the same page
+for the same parent, so storing a page twice changes nothing; a child keeps at
+most ``MAX_OFFERS`` offers, those with the smallest ``offer_key`` (nested entries
+and short lists first; a site-wide menu or an A-Z index of thousands is dropped
+first), so the kept offers never depend on the order pages arrive in. Offers to
+the crawl's root are never kept.
 
-Why the kept edges form a tree (no cycle): write D(p) for the crawl depth of a
-fetched page p (the depth in the request that fetched it) and d(u) for the depth
-of the edge kept for u (d(root) = 0). Every edge candidate offered by page p has
-depth D(p) + level, and a nested entry's parent entry is offered by the same
-item at depth D(p) + level - 1, so a candidate's depth is always one more than
-the depth at which its parent was offered or fetched. The request that fetched
-p was created from one of those candidates, so d(p) <= D(p): d never exceeds the
-crawl depth, and offering more candidates only lowers it. Hence along every
-kept edge parent -> child, d(parent) < d(child); a cycle would need d to
-decrease somewhere, so there is none (the tie-breaks among equal depths do not
-matter to this), and as nothing points to the root, every chain of kept edges
-from the root is finite. The rule is a minimum over a total order, so applying candidates in any order, or twice, gives the same edges.
+The tree is not decided here: when the crawl finishes, the worker that records
+its end resolves the tree from every page and offer
+(:func:`skeleton.hierarchy.resolve.resolve_tree`) and stores it in ``:tree``;
+``scrapy tree`` resolves it on demand for an unfinished crawl.
 
 At open, a crawl id whose previous run finished (reason ``finished``) is reset
 and crawled afresh; an interrupted one resumes from its queue and dupefilter
@@ -45,23 +39,22 @@ from skeleton import outage
 from skeleton.queue import workers_alive
 from skeleton.redis_keys import CRAWLS, CrawlKeys
 from skeleton.redis_server import connect
-from skeleton.sew.edges import nest_links
-from skeleton.sew.urls import section_dirs
+from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
+from skeleton.tree_store import resolve_recorded_tree, store_tree
 
 if TYPE_CHECKING:
     import redis
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
-__all__ = ["TreePipeline", "EDGE_SCRIPT", "page_record"]
+__all__ = ["TreePipeline", "OFFER_SCRIPT", "page_record"]
 
 logger = logging.getLogger(__name__)
 
-#: KEYS: pages, edges. ARGV: root, page URL, page record, the page's crawl depth
-#: (every edge it offers is offered at that depth), then (child, parent, depth,
-#: section directories) quadruples. Returns the number of edges changed. An edge
-#: stored without ``at`` (before that field existed) counts as offered at depth - 1.
-EDGE_SCRIPT = """
+#: KEYS: pages, offers. ARGV: root, page URL, page record, the bound, then (child,
+#: offer JSON, offer key, offer identity) quadruples. Returns the number of
+#: children whose offers changed.
+OFFER_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
   for i = 1, n do
@@ -71,23 +64,27 @@ local function less(a, b)
   return #a < #b
 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-local at = tonumber(ARGV[4])
+local bound = tonumber(ARGV[4])
 local changed = 0
 for i = 5, #ARGV - 3, 4 do
-  local child, parent, depth, dirs = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
-  if child ~= ARGV[1] and child ~= parent then
+  local child, offer, key, id = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  if child ~= ARGV[1] then
     local old = redis.call('HGET', KEYS[2], child)
-    local better = true
-    if old then
-      local edge = cjson.decode(old)
-      local old_at = edge.at or (edge.depth - 1)
-      local old_dirs = edge.dirs or 0
-      better = depth < edge.depth or (depth == edge.depth and (at < old_at or (at == old_at
-        and (dirs > old_dirs or (dirs == old_dirs and less(parent, edge.parent))))))
+    local list = {}
+    if old then list = cjson.decode(old) end
+    local kept, same = {}, false
+    for _, entry in ipairs(list) do
+      if entry.id == id then
+        same = (entry.k == key and entry.o == offer)
+      else
+        table.insert(kept, entry)
+      end
     end
-    if better then
-      redis.call('HSET', KEYS[2], child,
-                 cjson.encode({parent = parent, depth = depth, at = at, dirs = dirs}))
+    if not same then
+      table.insert(kept, {id = id, k = key, o = offer})
+      table.sort(kept, function(a, b) return less(a.k, b.k) end)
+      while #kept > bound do table.remove(kept) end
+      redis.call('HSET', KEYS[2], child, cjson.encode(kept))
       changed = changed + 1
     end
   end
@@ -111,8 +108,10 @@ return reset
 
 
 def page_record(item: Any) -> dict[str, Any]:
-    """The JSON-safe page record of an item."""
-    return dict(ItemAdapter(item).asdict())
+    """The JSON-safe page record of an item (its offers are stored apart)."""
+    record = dict(ItemAdapter(item).asdict())
+    record.pop("offers", None)
+    return record
 
 
 def _now() -> str:
@@ -125,10 +124,12 @@ class TreePipeline:
     def __init__(self, crawler: Crawler, server: redis.Redis) -> None:
         self.crawler = crawler
         self.server = server
-        self.script = server.register_script(EDGE_SCRIPT)
+        self.script = server.register_script(OFFER_SCRIPT)
         spider = crawler.spider
         self.keys = CrawlKeys(spider.crawl_id)
         self.root = spider.base
+        model = getattr(spider, "model", None)
+        self.edge_model: dict[str, Any] = dict(getattr(model, "edges", None) or {})
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -144,7 +145,8 @@ class TreePipeline:
         previous = self.server.hget(self.keys.meta, "finish_reason")
         fields = {"base": self.root, "mode": spider.mode, "started": _now(),
                   "depth": "" if spider.max_depth is None else str(spider.max_depth),
-                  "max_pages": "" if spider.max_pages is None else str(spider.max_pages)}
+                  "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
+                  "edge_model": json.dumps(self.edge_model, sort_keys=True)}
         keys = [self.keys.meta, *(k for k in self.keys.all() if k != self.keys.meta)]
         reset = self.server.eval(OPEN_SCRIPT, len(keys), *keys,
                                  *[x for pair in fields.items() for x in pair])
@@ -156,18 +158,29 @@ class TreePipeline:
         self.server.sadd(CRAWLS, self.keys.crawl)
 
     def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        offers = adapter.get("offers") or {}
+        if "offers" in adapter:
+            del adapter["offers"]  # stored here, not exported to feeds
         record = page_record(item)
-        depth = int(record["depth"])
-        args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True), depth]
-        links = [(link["url"], link["parent"]) for link in record.get("nav_links") or []]
-        for child, parent, level in nest_links(record["url"], links):
-            args += [child, parent, depth + level, section_dirs(parent, child)]
+        args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True),
+                MAX_OFFERS]
+        for child, offer in sorted(offers.items()):
+            args += [child, json.dumps(offer, ensure_ascii=False, sort_keys=True), offer_key(offer),
+                     f"{offer['from']}\x00{offer['parent']}"]
         try:
-            self.script(keys=[self.keys.pages, self.keys.edges], args=args)
+            self.script(keys=[self.keys.pages, self.keys.offers], args=args)
         except outage.REDIS_ERRORS as exc:
             outage.redis_down(self.crawler, exc, "storing a page")
             raise
         return item
+
+    def store_resolved_tree(self) -> None:
+        """Resolve the crawl's tree from every page and offer and store it in ``:tree``."""
+        tree = resolve_recorded_tree(self.server, self.keys, self.root, self.edge_model)
+        store_tree(self.server, self.keys, tree)
+        logger.info("tree of crawl %s: %d pages below its root; see `scrapy tree --crawl %s`",
+                    self.keys.crawl, len(tree), self.keys.crawl)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         try:
@@ -179,6 +192,7 @@ class TreePipeline:
                 logger.info("%d other worker(s) still on crawl %s: not marking it %s",
                             alive, self.keys.crawl, reason)
                 return
+            self.store_resolved_tree()
             self.server.hset(self.keys.meta, mapping={"finished": _now(), "finish_reason": reason})
         except outage.REDIS_ERRORS as exc:
             logger.error("could not record the end of crawl %s: %s", self.keys.crawl, exc)

@@ -7,10 +7,15 @@ keeps the best one by ``edges.edge_rank``, as the crawler's tree does.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+from dataclasses import dataclass, field
 
-from .edges import EdgeRank, edge_rank, followed_links
+from skeleton.hierarchy.evidence import page_evidence
+from skeleton.hierarchy.offers import page_offers
+from skeleton.hierarchy.resolve import resolve_tree
+
+from .edges import followed_links
 from .detect import Detection, detect_in_links, detect_navigation
 from .links import LinkNode
 from .dom import page_title, parse_html
@@ -31,13 +36,18 @@ class PageResult:
     title: str
     is_navigation: bool
     nav_links: list[tuple[str, str, int]]  # (parent, child, child depth)
+    #: child URL -> offer (:mod:`skeleton.hierarchy.offers`)
+    offers: dict = field(default_factory=dict)
+    #: the page's own evidence of its place (:mod:`skeleton.hierarchy.evidence`)
+    evidence: dict = field(default_factory=dict)
 
 
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
                   max_depth: int | None = None, max_pages: int | None = None,
                   scope: str | None = None,
                   links_of: Callable[[str], list[LinkNode]] | None = None,
-                  detector: PageDetector | None = None, frames: bool = True) -> Iterator[PageResult]:
+                  detector: PageDetector | None = None, frames: bool = True,
+                  context: str = "root") -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
@@ -67,10 +77,17 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                                      lambda u: None if in_scope(u, scope) and not trap_reason(u)
                                      else "skipped")
         edges = [(parent, child, depth + level) for child, _, parent, level in followed]
-        yield PageResult(url, depth, page_title(root), detection.is_navigation, edges)
+        yield PageResult(url, depth, page_title(root), detection.is_navigation, edges,
+                         page_offers(url, detection.nav_sets, followed),
+                         page_evidence(root, url) if root is not None else {})
         if max_depth is not None and depth >= max_depth:
             continue
-        child_known, child_template = detection.context_for_children(known)
+        if depth == 0 or context == "path":
+            child_known, child_template = detection.context_for_children(known)
+        if depth == 0:
+            root_context = child_known, child_template
+        elif context == "root":
+            child_known, child_template = root_context
         for _, child, child_depth in edges:
             if max_depth is not None and child_depth > max_depth:
                 continue
@@ -79,18 +96,27 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                 queue.append((child, child_depth, child_known, child_template))
 
 
-def skeleton_edges(pages: Iterator[PageResult] | list[PageResult]) -> list[tuple[str, str]]:
-    """The tree: per fetched page, the best edge reported (``edges.edge_rank``)."""
-    pages = list(pages)
-    fetched = {p.url for p in pages}
-    best: dict[str, EdgeRank] = {}
-    root = pages[0].url if pages else None
+def page_records(pages: list[PageResult]) -> tuple[dict[str, dict], dict[str, list[dict]]]:
+    """The page records and offers (child -> offers) of an offline crawl, as the
+    crawl's pipeline stores them in Redis."""
+    records = {p.url: {"evidence": p.evidence,
+                       "nav_links": [{"url": child} for _, child, _ in p.nav_links]} for p in pages}
+    offers: dict[str, list[dict]] = {}
     for page in pages:
-        for parent, child, depth in page.nav_links:
-            if child == root or child not in fetched or parent not in fetched:
-                continue
-            rank = edge_rank(parent, child, depth, page.depth)
-            if child not in best or rank < best[child]:
-                best[child] = rank
-    return sorted((rank[3], child) for child, rank in best.items())
+        for child, offer in page.offers.items():
+            offers.setdefault(child, []).append(offer)
+    return records, offers
+
+
+def skeleton_edges(pages: Iterator[PageResult] | list[PageResult],
+                   edge_model: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+    """The tree (:func:`skeleton.hierarchy.resolve.resolve_tree`) of the fetched
+    pages, as sorted ``(parent, child)`` edges, scored by ``edge_model`` (a SEW
+    model's ``edges``; None: the shortest-path rule)."""
+    pages = list(pages)
+    if not pages:
+        return []
+    records, offers = page_records(pages)
+    tree = resolve_tree(pages[0].url, records, offers, edge_model)
+    return sorted((edge["parent"], child) for child, edge in tree.items())
 

@@ -43,6 +43,9 @@ class SEWModel:
     #: ones: the deeper levels of a table of contents) or "all"
     accept: str = "nested"
     meta: dict = field(default_factory=dict)
+    #: the learned edge score that chooses each page's parent
+    #: (:mod:`skeleton.hierarchy.scoring`); empty: the shortest-path rule
+    edges: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [name for name in FEATURES[:6] if name not in self.features]

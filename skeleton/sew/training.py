@@ -25,7 +25,10 @@ from .candidates import CandidateParams, gen_candidate_link_sets
 from .frames import parse_with_frames
 from .evaluation import score_tree
 from .features import FEATURES, link_set_features
-from .findskeleton import find_skeleton, skeleton_edges
+from skeleton.hierarchy.features import candidate_edges
+from skeleton.hierarchy.scoring import train_edge_model
+
+from .findskeleton import PageResult, find_skeleton, page_records, skeleton_edges
 from .links import LinkNode, extract_links
 from .model import ACCEPT_RULES, SEWModel
 from .detect import KNOWN_ANCESTORS, Detection
@@ -34,7 +37,7 @@ from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "file_fetcher", "page_samples",
-           "page_edges", "train", "train_samples", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
+           "page_edges", "train", "train_samples", "train_edges", "labelled_edges", "site_edges", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
 GRID_DISDIFF_Z = (3.0, math.inf)
 GRID_JACCARD = (0.8,)
@@ -223,13 +226,52 @@ class _EdgeScorer:
 
 
 def train(sites: Iterable[LabelledSite], log: Callable[[str], None] = lambda m: None) -> SEWModel:
-    """Learn a :class:`SEWModel` from labelled sites."""
+    """Learn a :class:`SEWModel` from labelled sites, then its edge score
+    (:func:`train_edges`)."""
     sites = list(sites)
     by_site = {}
     for site in sites:
         by_site[site.name] = (site.root, list(page_samples(site)))
         log(f"{site.name}: {len(by_site[site.name][1])} pages")
-    return train_samples(by_site, log, fetchers={site.name: site.fetch for site in sites})
+    model = train_samples(by_site, log, fetchers={site.name: site.fetch for site in sites})
+    model.edges = train_edges(sites, model, log)
+    return model
+
+
+def labelled_edges(pages: Sequence[PageResult],
+                   truth_parent: dict[str, str]) -> tuple[list[list[float]], list[int]]:
+    """The candidate-edge rows of an offline crawl and their labels (1: the
+    truth's parent). Only children in the truth count: a page that is not a node
+    has no true parent to learn from."""
+    records, offers = page_records(list(pages))
+    cands = candidate_edges(pages[0].url, records, offers) if pages else None
+    rows, labels = [], []
+    for (parent, child), row in zip(cands.edges, cands.rows) if cands else ():
+        true = truth_parent.get(page_id(child))
+        if true is not None:
+            rows.append(row)
+            labels.append(int(page_id(parent) == true))
+    return rows, labels
+
+
+def site_edges(site: LabelledSite, model: SEWModel) -> tuple[list[list[float]], list[int]]:
+    """:func:`labelled_edges` of FINDSKELETON over a labelled site with ``model``."""
+    pages = list(find_skeleton(site.root, site.fetch, model))
+    return labelled_edges(pages, {c: p for p, cs in site.children.items() for c in cs})
+
+
+def train_edges(sites: Sequence[LabelledSite], model: SEWModel,
+                log: Callable[[str], None] = lambda m: None) -> dict:
+    """The edge score (:mod:`skeleton.hierarchy.scoring`) learned from the candidate
+    edges FINDSKELETON finds with ``model`` on each labelled site."""
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    for site in sites:
+        x, y = site_edges(site, model)
+        rows += x
+        labels += y
+        log(f"{site.name}: {len(y)} candidate edges, {sum(y)} true")
+    return train_edge_model(rows, labels, {"trained_on": sorted(s.name for s in sites)})
 
 
 def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],

@@ -26,6 +26,8 @@ from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
+from skeleton.hierarchy.evidence import page_evidence
+from skeleton.hierarchy.offers import page_offers
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import html_response, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
@@ -188,9 +190,9 @@ class SkeletonSpider(scrapy.Spider):
         stats.inc_value("skeleton/pages")
         url = canonical(first_url) or response.url
         depth = int(response.meta.get(META_DEPTH, 0))
-        item = PageItem(url=url, parent=response.meta.get(META_PARENT), depth=depth, title="",
-                        is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
-                        reason=None, nav_blocks=[])
+        item = PageItem(url=url, found_from=response.meta.get(META_PARENT), found_depth=depth,
+                        title="", is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
+                        reason=None, nav_blocks=[], evidence={}, offers={})
         try:
             requests = self._analyse(response, item)
         except Exception:
@@ -234,6 +236,7 @@ class SkeletonSpider(scrapy.Spider):
         page = item["url"]
         final = canonical(response.url) or page
         item["title"] = page_title(root)
+        item["evidence"] = page_evidence(root, final)
         sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
         if sections is not None:
             item["sections"] = sections
@@ -242,23 +245,32 @@ class SkeletonSpider(scrapy.Spider):
         child_known: list[list[str]] = []
         child_template: list[list[str]] = []
         if self.mode == "sew":
-            template = templates_with_menu(template, self.menu, item["depth"])
+            template = templates_with_menu(template, self.menu, item["found_depth"])
             detection = self.detector(root, final, self.base, known, template)
             raw = detection.nav_links(final)
             item.update(confidence=detection.confidence, candidates=detection.candidates,
                         nav_blocks=getattr(detection, "nav_blocks", []))
-            child_sets = detection.context_for_children(known)
-            child_known, child_template = ([sorted(urls) for urls in sets] for sets in child_sets)
+            if item["found_depth"] == 0:
+                # Every page below the root gets the root's context, whichever parent
+                # found it first, so detection never depends on arrival order.
+                child_sets = detection.context_for_children(known)
+                child_known, child_template = ([sorted(urls) for urls in sets] for sets in child_sets)
+            else:
+                child_known = list(response.meta.get(META_KNOWN) or [])
+                child_template = list(response.meta.get(META_TEMPLATE) or [])
+            nav_sets = detection.nav_sets
         else:
             raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)]
+            nav_sets = []
         links = self._followable(raw, page, final)
         item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
+        item["offers"] = page_offers(page, nav_sets, links)
         item["is_navigation"] = bool(links) if self.mode == "bfs" else bool(detection.nav_sets)
         self.crawler.stats.inc_value("skeleton/nav_pages" if item["is_navigation"]
                                      else "skeleton/content_pages")
         requests = []
         for url, _, parent, level in links:
-            child_depth = item["depth"] + level
+            child_depth = item["found_depth"] + level
             if self.max_depth is not None and child_depth > self.max_depth:
                 self.crawler.stats.inc_value("skeleton/depth_limited")
                 continue

@@ -1,0 +1,98 @@
+"""The tree: the maximum spanning arborescence of the scored candidate edges.
+
+Each fetched page gets exactly one parent so that the sum of the edges' weights
+(``log p`` of the edge score) is largest over all trees rooted at the base page
+(Edmonds' algorithm, as implemented by networkx).
+
+networkx's Edmonds copies the graph at every contraction, which is slow on a
+whole crawl. The problem splits exactly by strongly connected components: a cycle
+lies inside one component, and a component is entered only from components
+upstream of it, which are connected to the root whatever they choose. So each
+component is solved on its own, with a super-root whose edge to each member
+carries that member's best edge from outside, and a component of one page simply
+takes its best edge. Each page keeps at most ``MAX_IN_EDGES`` best incoming
+candidates. Equal weights are broken by the smaller parent URL, and nodes and
+edges reach networkx in sorted order, so the tree depends only on the candidates.
+"""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Iterable
+
+import networkx as nx
+
+__all__ = ["MAX_IN_EDGES", "best_tree", "tree_depths"]
+
+#: incoming candidates kept per page before the arborescence (the best by weight)
+MAX_IN_EDGES = 8
+_SUPER = "\x00root"
+
+
+def _reachable(root: str, out: dict[str, list[str]]) -> set[str]:
+    seen = {root}
+    queue = deque([root])
+    while queue:
+        for child in out.get(queue.popleft(), ()):
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return seen
+
+
+def best_tree(root: str, edges: Iterable[tuple[str, str, float]]) -> dict[str, str]:
+    """child -> parent of the maximum-weight spanning arborescence rooted at ``root``
+    over the pages reachable from it through ``edges`` ``(parent, child, weight)``.
+    Edges into ``root`` and self-loops are ignored."""
+    incoming: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    for parent, child, weight in edges:
+        if child != root and parent != child:
+            incoming[child].append((weight, parent))
+    out: dict[str, list[str]] = defaultdict(list)
+    for child, cands in incoming.items():
+        cands.sort(key=lambda wp: (-wp[0], wp[1]))
+        del cands[MAX_IN_EDGES:]
+        for _, parent in cands:
+            out[parent].append(child)
+    nodes = _reachable(root, out)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(sorted(nodes))
+    graph.add_weighted_edges_from(sorted((p, c, w) for c in sorted(nodes - {root})
+                                         for w, p in incoming[c] if p in nodes))
+    parents: dict[str, str] = {}
+    for component in sorted((sorted(c) for c in nx.strongly_connected_components(graph)),
+                            key=lambda c: c[0]):
+        members = set(component)
+        if root in members:
+            continue
+        outside = {}
+        for child in component:
+            best = [(w, p) for w, p in incoming[child] if p in nodes and p not in members]
+            if best:
+                outside[child] = min(best, key=lambda wp: (-wp[0], wp[1]))
+        if len(component) == 1:
+            parents[component[0]] = outside[component[0]][1]
+            continue
+        sub = nx.DiGraph()
+        sub.add_nodes_from([_SUPER, *component])
+        sub.add_weighted_edges_from([(_SUPER, c, w) for c, (w, _) in sorted(outside.items())])
+        sub.add_weighted_edges_from(sorted((p, c, w) for c in component for w, p in incoming[c]
+                                           if p in members))
+        tree = nx.maximum_spanning_arborescence(sub, attr="weight", preserve_attrs=False)
+        for parent, child in tree.edges():
+            parents[child] = outside[child][1] if parent == _SUPER else parent
+    return parents
+
+
+def tree_depths(root: str, parents: dict[str, str]) -> dict[str, int]:
+    """Depth of every page of the tree ``parents`` (child -> parent) below ``root``."""
+    children: dict[str, list[str]] = defaultdict(list)
+    for child, parent in parents.items():
+        children[parent].append(child)
+    depth = {root: 0}
+    queue = deque([root])
+    while queue:
+        page = queue.popleft()
+        for child in children.get(page, ()):
+            depth[child] = depth[page] + 1
+            queue.append(child)
+    return depth

@@ -1,0 +1,491 @@
+"""Evidence the site gives about a page's place: what one parsed page says about
+where it sits in its site's hierarchy.
+
+Three kinds of evidence, each a list of absolute URLs read from one page:
+
+* ``breadcrumb``: the page's breadcrumb trail, outermost (home) first: schema.org
+  ``BreadcrumbList`` in JSON-LD, then in microdata, then breadcrumb markup
+  (``aria-label``/class/id containing "crumb", MkDocs Material's ``md-path``,
+  RDFa ``typeof="BreadcrumbList"``), then Sphinx's relbar (``div.related
+  li.nav-item``): the first source that gives any URL wins.
+* ``up_links``: the page's declared parent: ``rel="up"`` on ``link``/``a``,
+  ``accesskey="u"`` (DocBook, Texinfo, gtk-doc, Sphinx), and an ``a`` whose text
+  is "Up" in a navigation header/footer.
+* ``highlighted_trail``: the items the page's own menus and sidebars mark as
+  current (``aria-current``, class tokens in ``CURRENT_CLASS_TOKENS``), outermost
+  (shallowest in the DOM) first.
+
+Contract of every function: ``root`` is an lxml tree root from
+``skeleton.sew.dom.parse_html`` (``None`` gives ``[]``); URLs are resolved against
+``page_url`` with ``skeleton.sew.urls.resolve`` (canonical, fragment-free; like the
+rest of the project it does not read ``<base href>``), http(s) only, with a host
+and a valid port, de-duplicated keeping the first occurrence, without the page's
+own URL, at most ``MAX_URLS``. Nothing raises: an unparsable ``href`` or broken
+JSON-LD is skipped. Pure: lxml and the standard library only (the ``extruct``
+package was considered: its microdata reader needs ``lxml.html`` elements, which
+``parse_html`` does not make, and it brings rdflib, html5lib, mf2py and more).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from ..sew.urls import resolve
+
+__all__ = [
+    "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
+    "CURRENT_CLASS_TOKENS", "MARKED_ITEM_TAGS", "NAV_PANEL_CLASSES",
+    "breadcrumb", "up_links", "highlighted_trail", "page_evidence",
+]
+
+#: Most URLs one function returns.
+MAX_URLS = 20
+#: Most elements marked as current that ``highlighted_trail`` examines.
+MAX_MARKED = 200
+#: A breadcrumb container with more links than this is a page region that merely
+#: mentions breadcrumbs in a class (``with-breadcrumbs``): the next match is tried.
+MAX_CRUMB_LINKS = 20
+#: Substring (lower-case) of an ``aria-label``, class or id naming a breadcrumb
+#: container: ``breadcrumb``, ``breadcrumbs``, ``bread-crumbs``, ``crumbs``.
+CRUMB_MARKER = "crumb"
+#: Elements that can hold a breadcrumb trail.
+CRUMB_CONTAINER_TAGS = frozenset({"nav", "ol", "ul", "div", "p", "span", "section", "header", "td"})
+#: Exact class tokens of breadcrumb containers that do not say "crumb".
+CRUMB_CLASS_TOKENS = frozenset({"md-path"})  # MkDocs Material: nav.md-path > ol.md-path__list
+#: Class tokens (compared lower-case, exactly) that mark a menu item as current.
+CURRENT_CLASS_TOKENS = frozenset({
+    "active", "current", "selected", "is-active", "is-current", "is-selected",
+    "active-trail", "menu-item--active-trail", "uk-active",  # Drupal, UIkit
+    "current-menu-item", "current-menu-ancestor", "current-menu-parent",  # WordPress
+    "current_page_item", "current_page_ancestor", "current_page_parent",
+    "current-page-ancestor", "current-cat", "current-cat-parent", "current-cat-ancestor",
+    "md-nav__item--active", "md-nav__link--active", "md-tabs__item--active",  # MkDocs Material
+})
+#: Elements besides ``a`` whose current-marking class names a menu item (its own
+#: link is taken). ``div``/``ul`` are left out: tab panes, carousel slides and
+#: sublists carry ``active`` too and their first link is not the item's.
+MARKED_ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th", "span", "strong", "b"})
+#: Classes of navigation headers/footers whose "Up" link names the parent (DocBook
+#: XSL; Texinfo and gtk-doc mark theirs with rel="up"/accesskey="u").
+NAV_PANEL_CLASSES = frozenset({"navheader", "navfooter"})
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+# XPaths. A test on an attribute's value costs libxml2 about 0.4 us per attribute
+# (a copy of the value), several ms on a large page, so each value test runs only
+# after a pre-check on the lower-cased text of all the page's attribute values (one
+# pass, ``_Page.mentions``), tests as few values as it can, and leaves the exact
+# tests (tokens, case) to Python on the few elements found.
+
+#: All attribute values of the page: the text of the pre-checks.
+ATTRIBUTE_VALUES_XPATH = "//@*"
+#: JSON-LD scripts (pre-check: "ld+json"; their text is checked for "BreadcrumbList"
+#: before parsing).
+JSONLD_XPATH = '//script[contains(@type, "ld+json")]'
+#: Microdata BreadcrumbList scopes (pre-check: "breadcrumblist").
+MICRODATA_XPATH = '//@itemtype[contains(., "BreadcrumbList")]/parent::*[@itemscope]'
+#: Candidate breadcrumb containers in document order, outer before inner
+#: (pre-check: "crumb", "md-path", "breadcrumblist"). "rumb" lets "Breadcrumb" in.
+CRUMB_XPATH = (
+    '//@class[contains(., "rumb") or contains(., "md-path")]/..'
+    ' | //@id[contains(., "rumb")]/..'
+    f' | //@aria-label[contains(translate(., "{_UPPER}", "{_LOWER}"), "{CRUMB_MARKER}")]/..'
+    ' | //@typeof[contains(., "BreadcrumbList")]/..'
+)
+#: Sphinx relbar (classic, pydoctheme, ...): the ``li.nav-item`` links of the first
+#: ``div.related`` (pre-check: "related").
+SPHINX_RELBAR_XPATH = (
+    '(//div[contains(concat(" ", normalize-space(@class), " "), " related ")])[1]'
+    '//li[contains(concat(" ", normalize-space(@class), " "), " nav-item ")]/a/@href'
+)
+#: Candidate declared parents: elements with rel or accesskey.
+UP_XPATH = "//@rel/.. | //@accesskey/.."
+#: ... and the links of DocBook navigation header/footer divs (pre-check: their classes).
+UP_PANEL_XPATH = UP_XPATH + ' | //div[contains(@class, "navheader") or contains(@class, "navfooter")]//a'
+#: Elements with aria-current.
+ARIA_CURRENT_XPATH = "//@aria-current/.."
+#: Pre-check word -> the XPath substring finding it in a class whatever the case of
+#: its first letter ("Active"): every token of ``CURRENT_CLASS_TOKENS`` has one.
+_CURRENT_MARKERS = {"active": "ctive", "current": "urrent", "selected": "elected"}
+
+
+@lru_cache(maxsize=8)
+def _marked_xpath(markers: tuple[str, ...]) -> etree.XPath:
+    """Elements with aria-current or a class containing one of ``markers``."""
+    tests = " or ".join(f'contains(., "{_CURRENT_MARKERS[marker]}")' for marker in markers)
+    return etree.XPath(f"{ARIA_CURRENT_XPATH} | //@class[{tests}]/..")
+
+
+_ATTRIBUTE_VALUES = etree.XPath(ATTRIBUTE_VALUES_XPATH, smart_strings=False)
+_JSONLD = etree.XPath(JSONLD_XPATH)
+_MICRODATA = etree.XPath(MICRODATA_XPATH)
+_CRUMB_CONTAINERS = etree.XPath(CRUMB_XPATH)
+_CONTAINER_HREFS = etree.XPath(".//a/@href", smart_strings=False)
+_SPHINX_RELBAR = etree.XPath(SPHINX_RELBAR_XPATH, smart_strings=False)
+_UP = etree.XPath(UP_XPATH)
+_UP_PANEL = etree.XPath(UP_PANEL_XPATH)
+_ARIA_CURRENT = etree.XPath(ARIA_CURRENT_XPATH)
+#: a marked item's own link: its first link not inside a list nested in the item
+_LIST_DEPTH = etree.XPath("count(ancestor-or-self::ul | ancestor-or-self::ol)")
+_OWN_LINK = etree.XPath("(descendant::a[@href][not(@hreflang)][count(ancestor::ul | ancestor::ol) = $n])[1]/@href",
+                        smart_strings=False)
+
+
+def _prop(name: str) -> etree.XPath:
+    return etree.XPath(f'descendant-or-self::*[contains(concat(" ", normalize-space(@itemprop), " "), " {name} ")]')
+
+
+_LIST_ITEMS = _prop("itemListElement")
+_ITEM_PROP = _prop("item")
+_URL_PROP = _prop("url")
+_POSITION_PROP = _prop("position")
+
+#: JSON-LD text that is not JSON: HTML comment or CDATA wrappers, ``//`` comment lines
+_JSON_WRAPPER = re.compile(r"^\s*(?:<!--|<!\[CDATA\[)|(?:-->|\]\]>)\s*$")
+_JSON_LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
+#: JSON nodes walked per script in search of a BreadcrumbList
+_MAX_JSON_NODES = 10_000
+#: control characters (not tab, CR, LF, which URL parsers drop): such an href is skipped
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: characters that cannot be in a host name
+_BAD_HOST = re.compile(r"[\x00-\x20\x7f<>\"\\^`{|}]")
+_HTTP = ("http://", "https://")
+
+
+def _tokens(value: str | None) -> list[str]:
+    return value.lower().split() if value else []
+
+
+class _Page:
+    """One page's tree and URL, with its own canonical URL and, computed on first
+    use, the lower-cased text of all its attribute values (the pre-checks)."""
+
+    __slots__ = ("root", "url", "own", "_attributes")
+
+    def __init__(self, root: etree._Element, page_url: str) -> None:
+        self.root = root
+        self.url = page_url if isinstance(page_url, str) else ""
+        self.own = _absolute(self.url, self.url)
+        self._attributes: str | None = None
+
+    def mentions(self, *words: str) -> bool:
+        """Does any attribute value contain one of ``words`` (lower-case)?"""
+        if self._attributes is None:
+            self._attributes = "\n".join(_ATTRIBUTE_VALUES(self.root)).lower()
+        return any(word in self._attributes for word in words)
+
+
+# --- URLs ---------------------------------------------------------------------
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+@lru_cache(maxsize=8192)
+def _valid(url: str) -> bool:
+    """An http(s) URL with a plausible host and a port in range."""
+    if not url.startswith(_HTTP):
+        return False
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range or not a number
+    except ValueError:
+        return False
+    host = parts.hostname
+    return bool(host) and not _BAD_HOST.search(host)
+
+
+def _absolute(href: str, page_url: str) -> str:
+    """The canonical absolute URL of ``href`` on ``page_url``, or '' when unusable."""
+    href = href.strip()
+    if _CONTROL.search(href):
+        return ""
+    if href[:8].lower().startswith(_HTTP) and not href.split("//", 1)[1][:1].strip("/?#"):
+        return ""  # 'http://' or 'http:///x': no host
+    try:
+        url = resolve(href, page_url)
+    except (ValueError, UnicodeError):
+        return ""
+    return url if url and _valid(url) else ""
+
+
+def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:
+    """Absolute, valid, distinct URLs of ``hrefs`` on the page's own host (a site's
+    evidence names its own pages: an "Edit on GitHub" link in a breadcrumb does
+    not count), without the page itself, at most ``MAX_URLS``. Non-strings are
+    skipped."""
+    urls: list[str] = []
+    seen = {page.own}
+    host = _host(page.own)
+    for href in hrefs:
+        if not isinstance(href, str):
+            continue
+        url = _absolute(href, page.url)
+        if url and url not in seen and _host(url) == host:
+            seen.add(url)
+            urls.append(url)
+            if len(urls) >= MAX_URLS:
+                break
+    return urls
+
+
+# --- schema.org BreadcrumbList ------------------------------------------------
+
+def _position(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _node_url(value: Any) -> Any:
+    """The URL a schema.org value names: a string, or a node's ``@id``/``url``/``id``."""
+    if isinstance(value, list):
+        return next((url for url in map(_node_url, value) if url), None)
+    if isinstance(value, dict):
+        return next((value[key] for key in ("@id", "url", "id") if isinstance(value.get(key), str)), None)
+    return value if isinstance(value, str) else None
+
+
+def _ordered(entries: list[tuple[Any, Any]]) -> list[Any]:
+    """The URLs of (position, url) entries, by position when every entry has one,
+    else in the given order."""
+    positions = [_position(position) for position, _ in entries]
+    if all(position is not None for position in positions):
+        order = sorted(range(len(entries)), key=lambda i: (positions[i], i))
+        return [entries[i][1] for i in order]
+    return [url for _, url in entries]
+
+
+def _jsonld_list_urls(crumbs: dict[str, Any]) -> list[Any]:
+    elements = crumbs.get("itemListElement")
+    if isinstance(elements, dict):
+        elements = [elements]
+    if not isinstance(elements, list):
+        return []
+    entries = []
+    for element in elements:
+        if isinstance(element, dict):
+            url = _node_url(element.get("item")) or _node_url(element.get("url"))
+            entries.append((element.get("position"), url))
+        elif isinstance(element, str):
+            entries.append((None, element))
+    return _ordered(entries)
+
+
+def _is_breadcrumb_list(node: dict[str, Any]) -> bool:
+    types = node.get("@type")
+    types = types if isinstance(types, list) else [types]
+    return any(isinstance(kind, str) and kind.endswith("BreadcrumbList") for kind in types)
+
+
+def _json_nodes(data: Any) -> Iterator[dict[str, Any]]:
+    """The JSON objects of ``data`` in document order (``@graph``, lists and nested
+    values alike), at most ``_MAX_JSON_NODES``."""
+    stack = [data]
+    walked = 0
+    while stack and walked < _MAX_JSON_NODES:
+        value = stack.pop()
+        walked += 1
+        if isinstance(value, dict):
+            yield value
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+
+
+def _load_json(text: str) -> Any:
+    """The JSON value of a script's text (tolerating comment/CDATA wrappers and
+    ``//`` comment lines), or None."""
+    for attempt in (text, _JSON_LINE_COMMENT.sub("", _JSON_WRAPPER.sub("", text.strip()))):
+        try:
+            return json.loads(attempt, strict=False)
+        except (ValueError, RecursionError):
+            continue
+    return None
+
+
+def _jsonld_crumbs(page: _Page) -> list[str]:
+    if not page.mentions("ld+json"):
+        return []
+    for script in _JSONLD(page.root):
+        text = script.text or ""
+        if "BreadcrumbList" not in text:
+            continue
+        for node in _json_nodes(_load_json(text)):
+            if _is_breadcrumb_list(node):
+                urls = _clean(_jsonld_list_urls(node), page)
+                if urls:
+                    return urls
+    return []
+
+
+def _microdata_value(element: etree._Element) -> str | None:
+    """The URL a microdata ``item``/``url`` property element gives: an item's
+    ``itemid`` or ``url`` property, else the element's href/content/src."""
+    if element.get("itemscope") is not None:
+        if element.get("itemid"):
+            return element.get("itemid")
+        nested = [prop for prop in _URL_PROP(element) if prop is not element]
+        if nested:
+            return _microdata_value(nested[0])
+    for name in ("href", "content", "src"):
+        if element.get(name):
+            return element.get(name)
+    return None
+
+
+def _microdata_crumbs(page: _Page) -> list[str]:
+    if not page.mentions("breadcrumblist"):
+        return []
+    for scope in _MICRODATA(page.root):
+        entries = []
+        for element in _LIST_ITEMS(scope):
+            if element is scope:
+                continue
+            found = _ITEM_PROP(element) or _URL_PROP(element)
+            position = _POSITION_PROP(element)
+            value = (position[0].get("content") or position[0].xpath("string()")) if position else None
+            entries.append((value, _microdata_value(found[0]) if found else None))
+        urls = _clean(_ordered(entries), page)
+        if urls:
+            return urls
+    return []
+
+
+def _is_crumb_container(element: etree._Element) -> bool:
+    if element.tag not in CRUMB_CONTAINER_TAGS:
+        return False
+    classes = _tokens(element.get("class"))
+    return (any(CRUMB_MARKER in value for value in (element.get("class", "").lower(),
+                                                     element.get("id", "").lower(),
+                                                     element.get("aria-label", "").lower()))
+            or any(token in CRUMB_CLASS_TOKENS for token in classes)
+            or "BreadcrumbList" in element.get("typeof", ""))
+
+
+def _markup_crumbs(page: _Page) -> list[str]:
+    if not page.mentions(CRUMB_MARKER, *CRUMB_CLASS_TOKENS, "breadcrumblist"):
+        return []
+    for container in _CRUMB_CONTAINERS(page.root):
+        if not _is_crumb_container(container):
+            continue
+        hrefs = _CONTAINER_HREFS(container)
+        if 0 < len(hrefs) <= MAX_CRUMB_LINKS:
+            urls = _clean(hrefs, page)
+            if urls:
+                return urls
+    return []
+
+
+def _breadcrumb(page: _Page) -> list[str]:
+    return (_jsonld_crumbs(page) or _microdata_crumbs(page) or _markup_crumbs(page)
+            or (_clean(_SPHINX_RELBAR(page.root), page) if page.mentions("related") else []))
+
+
+def _is_up(element: etree._Element) -> bool:
+    if element.tag not in ("a", "link"):
+        return False
+    if "up" in _tokens(element.get("rel")):
+        return True
+    if element.tag != "a":
+        return False
+    if (element.get("accesskey") or "").strip().lower() == "u":
+        return True
+    return ("".join(element.itertext()).strip().lower() == "up"
+            and any(NAV_PANEL_CLASSES.intersection(_tokens(ancestor.get("class")))
+                    for ancestor in element.iterancestors()))
+
+
+def _up_links(page: _Page) -> list[str]:
+    candidates = _UP_PANEL if page.mentions(*NAV_PANEL_CLASSES) else _UP
+    return _clean((element.get("href") for element in candidates(page.root) if _is_up(element)), page)
+
+
+def _own_link(element: etree._Element) -> str | None:
+    """The link of a marked element: its ``href`` for an ``a``, else its first link
+    not inside a list nested in it."""
+    if element.tag == "a":
+        # a language switcher's current language is a copy of the page, not a place
+        return None if element.get("hreflang") is not None else element.get("href")
+    links = _OWN_LINK(element, n=_LIST_DEPTH(element))
+    return links[0] if links else None
+
+
+def _is_marked(element: etree._Element) -> bool:
+    current = element.get("aria-current")
+    if current is not None and current.strip().lower() not in ("", "false"):
+        return True
+    if element.tag != "a" and element.tag not in MARKED_ITEM_TAGS:
+        return False
+    return any(token in CURRENT_CLASS_TOKENS for token in _tokens(element.get("class")))
+
+
+def _highlighted_trail(page: _Page) -> list[str]:
+    markers = tuple(marker for marker in _CURRENT_MARKERS if page.mentions(marker))
+    candidates = _marked_xpath(markers) if markers else _ARIA_CURRENT
+    found: list[tuple[int, int, str]] = []
+    for element in candidates(page.root):
+        if not _is_marked(element):
+            continue
+        href = _own_link(element)
+        if href:
+            found.append((sum(1 for _ in element.iterancestors()), len(found), href))
+        if len(found) >= MAX_MARKED:
+            break
+    found.sort()
+    return _clean((href for _, _, href in found), page)
+
+
+# --- public ----------------------------------------------------------------------
+
+def breadcrumb(root: etree._Element | None, page_url: str) -> list[str]:
+    """URLs of the page's breadcrumb trail, outermost (home) first, without the page
+    itself. Sources in order of preference, the first giving any URL wins: JSON-LD
+    ``BreadcrumbList`` (ordered by ``position``), microdata ``BreadcrumbList``, the
+    links of the first breadcrumb markup container with 1 to ``MAX_CRUMB_LINKS``
+    links, the Sphinx relbar."""
+    return [] if root is None else _breadcrumb(_Page(root, page_url))
+
+
+def up_links(root: etree._Element | None, page_url: str) -> list[str]:
+    """URLs the page declares as its 'up' (parent) page, in document order: ``link``
+    or ``a`` with a ``rel`` token "up", ``a`` with ``accesskey`` "u", and an ``a``
+    whose trimmed text is "Up" inside a navigation header/footer
+    (``NAV_PANEL_CLASSES``). All case-insensitive."""
+    return [] if root is None else _up_links(_Page(root, page_url))
+
+
+def highlighted_trail(root: etree._Element | None, page_url: str) -> list[str]:
+    """URLs of the items highlighted as current in the page's own menus/sidebars,
+    outermost first, without the page itself. An element is marked by ``aria-current``
+    (other than "false" or empty) or, for an ``a`` or a ``MARKED_ITEM_TAGS`` element,
+    by a class token in ``CURRENT_CLASS_TOKENS`` (case-insensitive); its URL is the
+    ``a``'s ``href`` or the item's own link (not one of a nested sublist). Outermost =
+    fewest ancestors, ties in document order. At most ``MAX_MARKED`` marked elements
+    are examined."""
+    return [] if root is None else _highlighted_trail(_Page(root, page_url))
+
+
+def page_evidence(root: etree._Element | None, page_url: str) -> dict[str, list[str]]:
+    """``{"crumbs": breadcrumb(...), "up": up_links(...), "trail": highlighted_trail(...)}``
+    with the empty lists left out (one pre-check pass shared by the three)."""
+    if root is None:
+        return {}
+    page = _Page(root, page_url)
+    evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page)}
+    return {name: urls for name, urls in evidence.items() if urls}

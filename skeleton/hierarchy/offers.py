@@ -1,0 +1,124 @@
+"""Offers: what one page says, through its navigation links, about other pages' places.
+
+A page P whose navigation link set holds a link to C *offers* C a parent: P
+itself (a direct link), or for a nested table of contents the entry under which
+C is listed. Every offer is kept, not only the best one (issue "the site's own
+hierarchy", item 1); the tree is chosen later from all of them
+(:mod:`skeleton.hierarchy.resolve`).
+
+An offer is a small JSON-safe dict computed from P alone, so it is the same
+whatever the order in which pages arrive:
+
+``from``   the offering page P;
+``parent`` the candidate parent (P, or the enclosing TOC entry);
+``level``  nesting level below P (1 for a direct link);
+``size``   number of links in the navigation set holding the link;
+``pos``    relative position of the link in that set (0 first, 1 last);
+``toc``    1 when the set is nested (a table of contents with sub-entries);
+``alpha``  1 when the set is sorted by its link texts (an A-Z index);
+``dirs``   distinct URL directories among the set's links over its size: near 0
+           for a section's own listing, high for a list mixing sections
+           (teasers, "latest", a site-wide menu);
+``inside`` share of the set's links under the folder P names as its section
+           (:func:`section_folder`);
+``sig``    a short fingerprint of the set's URLs: sets repeated on many pages
+           (a site-wide menu or sidebar) share it.
+
+SEW (Section 3.2) chooses the navigation sets; these are the features of the
+set a link came from, which SEW's own features describe for the set as a whole.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from urllib.parse import urlsplit
+
+from skeleton.sew.links import LinkNode
+from skeleton.sew.nesting import INDEX_NAMES
+from skeleton.sew.urls import directory
+
+__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "offer_key", "page_offers", "section_folder", "set_signature"]
+
+#: a set shorter than this is never called alphabetical (three titles are often sorted by chance)
+ALPHA_MIN_SIZE = 8
+#: offers kept per child page; beyond it the offers with the largest ``offer_key`` are dropped
+MAX_OFFERS = 24
+
+
+def set_signature(urls: Iterable[str]) -> str:
+    """A short, order-free fingerprint of a set of URLs."""
+    digest = hashlib.blake2b("\n".join(sorted(set(urls))).encode("utf-8", "replace"), digest_size=6)
+    return digest.hexdigest()
+
+
+def offer_key(offer: dict[str, Any]) -> str:
+    """The bound's order (smaller is kept): nested entries and short lists first, a
+    site-wide menu or an A-Z index of thousands last; then by offering page and
+    parent (bytewise), so the kept offers never depend on arrival order."""
+    return (f"{min(int(offer.get('level', 1)), 99):02d}{min(int(offer.get('size', 0)), 99999):05d}"
+            f"{offer.get('from', '')}\x00{offer.get('parent', '')}")
+
+
+def section_folder(url: str) -> str:
+    """The folder a page names as its section: its own directory when it is a
+    directory's index (``/en/mod/``, ``/en/mod/index.html``), else its path without
+    the extension (``/category/devops.html`` -> ``/category/devops/``)."""
+    try:
+        path = urlsplit(url).path or "/"
+    except ValueError:
+        path = "/"
+    name = path.rsplit("/", 1)[-1]
+    if not name or name.lower() in INDEX_NAMES:
+        return path[: len(path) - len(name)]
+    return path.rsplit(".", 1)[0] + "/" if "." in name else path + "/"
+
+
+def _sorted_texts(texts: Sequence[str]) -> bool:
+    keys = [t.strip().casefold() for t in texts if t.strip()]
+    return len(keys) >= ALPHA_MIN_SIZE and keys == sorted(keys)
+
+
+def _set_stats(page: str, urls: Sequence[str], texts: Sequence[str]) -> dict[str, Any]:
+    urls = [u for u in urls if u]
+    n = max(len(urls), 1)
+    home = section_folder(page)
+    return {"size": len(urls),
+            "alpha": int(_sorted_texts(texts)),
+            "dirs": round(len({directory(u) for u in urls}) / n, 3),
+            "inside": round(sum(directory(u).startswith(home) for u in urls) / n, 3),
+            "sig": set_signature(urls)}
+
+
+def page_offers(page: str, nav_sets: Sequence[Sequence[LinkNode]],
+                followed: Iterable[tuple[str, str, str, int]]) -> dict[str, dict[str, Any]]:
+    """The offers of page ``page``: child URL -> offer.
+
+    ``nav_sets`` are the page's accepted navigation link sets and ``followed`` its
+    followed links as ``(url, text, parent, level)`` (``edges.followed_links``);
+    a link that is in no set (a BFS crawl) counts as one set of all followed links."""
+    followed = list(followed)
+    where: dict[str, tuple[int, int]] = {}
+    stats = []
+    toc_sets: set[int] = set()
+    for index, link_set in enumerate(nav_sets):
+        stats.append(_set_stats(page, [link.url for link in link_set],
+                                [link.sec_name for link in link_set]))
+        for pos, link in enumerate(link_set):
+            where.setdefault(link.url, (index, pos))
+    for url, _, _, level in followed:
+        if level > 1 and url in where:
+            toc_sets.add(where[url][0])
+    loose = {u: i for i, (u, _, _, _) in enumerate(u for u in followed if u[0] not in where)}
+    loose_stats = _set_stats(page, list(loose), [t for u, t, _, _ in followed if u in loose])
+    offers = {}
+    for url, _, parent, level in followed:
+        if url in where:
+            index, pos = where[url]
+            size_stats, size, toc = stats[index], len(nav_sets[index]), index in toc_sets
+        else:
+            size_stats, size, toc, pos = loose_stats, len(loose), False, loose[url]
+        offers[url] = {"from": page, "parent": parent, "level": level, **size_stats,
+                       "pos": round(pos / max(size - 1, 1), 3), "toc": int(toc)}
+    return offers

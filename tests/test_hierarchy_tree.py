@@ -1,0 +1,176 @@
+"""The evidence tree: offers, candidate edge features, the arborescence, resolution."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import networkx as nx
+import pytest
+
+from skeleton.hierarchy.arborescence import MAX_IN_EDGES, best_tree, tree_depths
+from skeleton.hierarchy.features import FEATURES, candidate_edges
+from skeleton.hierarchy.offers import MAX_OFFERS, offer_key, page_offers, section_folder, set_signature
+from skeleton.hierarchy.resolve import resolve_tree
+from skeleton.hierarchy.scoring import EdgeModelError, edge_weights, train_edge_model
+from skeleton.sew.links import LinkNode
+from skeleton.sew.model import load_model
+
+H = "http://h/"
+
+
+def link(n: int, url: str, text: str = "x") -> LinkNode:
+    return LinkNode(n, url, url, None, text, 3, ("html", "body", "ul", "li", "a"), (), "text")  # type: ignore[arg-type]
+
+
+# -- arborescence ----------------------------------------------------------------------------
+
+def test_best_tree_is_the_maximum_spanning_arborescence_on_random_graphs() -> None:
+    """Splitting by strongly connected components gives networkx's optimum on the whole graph."""
+    rnd = random.Random(7)
+    for trial in range(40):
+        n = rnd.randint(2, 12)
+        nodes = [f"n{i}" for i in range(n)]
+        edges = {}
+        for i in range(1, n):
+            edges[(nodes[rnd.randrange(i)], nodes[i])] = rnd.random()
+        for _ in range(rnd.randint(0, 3 * n)):
+            a, b = rnd.sample(nodes, 2)
+            if b != "n0":
+                edges[(a, b)] = rnd.random()
+        weighted = [(p, c, w) for (p, c), w in edges.items()]
+        ours = best_tree("n0", weighted)
+        graph = nx.DiGraph()
+        graph.add_weighted_edges_from(weighted)
+        full = nx.maximum_spanning_arborescence(graph, attr="weight")
+        assert len(ours) == n - 1
+        ours_weight = sum(edges[(p, c)] for c, p in ours.items())
+        best_weight = sum(edges[e] for e in full.edges())
+        if max(len([1 for (_, c) in edges if c == x]) for x in nodes[1:]) <= MAX_IN_EDGES:
+            assert ours_weight == pytest.approx(best_weight)
+        # a tree: every chain of parents reaches the root
+        for child in ours:
+            seen, node = set(), child
+            while node != "n0":
+                assert node not in seen
+                seen.add(node)
+                node = ours[node]
+
+
+def test_best_tree_breaks_cycles_and_ties_by_url() -> None:
+    # a and b offer each other with high weights; only the root's edges enter the cycle
+    edges = [("r", "a", 0.1), ("r", "b", 0.2), ("a", "b", 5.0), ("b", "a", 5.0)]
+    assert best_tree("r", edges) == {"b": "r", "a": "b"}
+    ties = [("r", "x", 1.0), ("r", "y", 1.0), ("y", "z", 1.0), ("x", "z", 1.0)]
+    assert best_tree("r", ties)["z"] == "x"
+    assert best_tree("r", reversed(ties)) == best_tree("r", ties)
+
+
+def test_best_tree_leaves_out_unreachable_pages_and_edges_into_the_root() -> None:
+    tree = best_tree("r", [("r", "a", 1.0), ("a", "r", 9.0), ("q", "z", 1.0), ("a", "a", 3.0)])
+    assert tree == {"a": "r"}
+    assert tree_depths("r", {"a": "r", "b": "a"}) == {"r": 0, "a": 1, "b": 2}
+
+
+# -- offers ----------------------------------------------------------------------------------
+
+def test_page_offers_describe_the_list_each_link_comes_from() -> None:
+    menu = [link(i, f"{H}{name}/") for i, name in enumerate(["a", "b", "c"])]
+    names = ["Apple", "Banana", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon"]
+    index = [link(10 + i, f"{H}x/{n.lower()}.html", n) for i, n in enumerate(names)]
+    followed = [(l.url, l.sec_name, H, 1) for l in menu + index] + [(f"{H}a/sub.html", "s", f"{H}a/", 2)]
+    offers = page_offers(H, [menu, index], followed)
+    a, apple, loose = offers[f"{H}a/"], offers[f"{H}x/apple.html"], offers[f"{H}a/sub.html"]
+    assert (a["size"], a["alpha"], a["pos"], a["from"], a["parent"]) == (3, 0, 0.0, H, H)
+    assert (apple["size"], apple["alpha"], apple["dirs"]) == (8, 1, 0.125)
+    assert a["dirs"] == 1.0 and a["sig"] == set_signature(l.url for l in menu)
+    assert (loose["parent"], loose["level"], loose["size"]) == (f"{H}a/", 2, 1)
+
+
+def test_offer_bound_order_prefers_nested_and_short_lists() -> None:
+    short = {"from": H, "parent": H, "level": 1, "size": 4}
+    menu = {"from": H, "parent": H, "level": 1, "size": 400}
+    nested = {"from": H, "parent": H + "a", "level": 2, "size": 400}
+    assert sorted([menu, nested, short], key=offer_key) == [short, menu, nested]
+    assert MAX_OFFERS >= 8
+
+
+@pytest.mark.parametrize(("url", "folder"), [
+    ("http://h/en/mod/", "/en/mod/"), ("http://h/en/mod/index.html", "/en/mod/"),
+    ("http://h/category/devops.html", "/category/devops/"), ("http://h/archives.html", "/archives/"),
+    ("http://h/shop/shoes", "/shop/shoes/"), ("http://[::1", "/")])
+def test_section_folder(url: str, folder: str) -> None:
+    assert section_folder(url) == folder
+
+
+# -- features, scoring, resolution ------------------------------------------------------------
+
+def _site():
+    """Home lists 'latest' (a shortcut to a post) and two sections; each section lists its posts;
+    the post names its section in its breadcrumb."""
+    home, news, blog = H, H + "news/", H + "blog/"
+    post, other = H + "blog/post.html", H + "news/item.html"
+    pages = {home: {}, news: {}, blog: {},
+             post: {"evidence": {"crumbs": [home, blog]}, "nav_links": [{"url": blog}]},
+             other: {"evidence": {"crumbs": [home, news]}}}
+    offers = {
+        news: [{"from": home, "parent": home, "level": 1, "size": 2, "dirs": 1.0, "sig": "m"}],
+        blog: [{"from": home, "parent": home, "level": 1, "size": 2, "dirs": 1.0, "sig": "m"}],
+        post: [{"from": home, "parent": home, "level": 1, "size": 2, "dirs": 1.0, "sig": "latest"},
+               {"from": blog, "parent": blog, "level": 1, "size": 1, "dirs": 1.0, "sig": "b"}],
+        other: [{"from": news, "parent": news, "level": 1, "size": 1, "dirs": 1.0, "sig": "n"},
+                {"from": home, "parent": home, "level": 1, "size": 2, "dirs": 1.0, "sig": "latest"}],
+    }
+    return home, pages, offers
+
+
+def test_candidate_edges_have_one_row_per_offered_parent() -> None:
+    home, pages, offers = _site()
+    cands = candidate_edges(home, pages, offers)
+    assert cands.edges == sorted(cands.edges, key=lambda e: (e[1], e[0]))
+    assert len(cands.edges) == 6 and all(len(r) == len(FEATURES) for r in cands.rows)
+    row = dict(zip(FEATURES, cands.rows[cands.edges.index((H + "blog/", H + "blog/post.html"))]))
+    assert (row["named"], row["has_named"], row["backlink"], row["url_under"], row["contradicted"]) == (1, 1, 1, 1, 0)
+    row = dict(zip(FEATURES, cands.rows[cands.edges.index((H, H + "blog/post.html"))]))
+    assert (row["named"], row["named_any"], row["contradicted"], row["gap"]) == (0, 1, 1, 0)
+
+
+def test_a_shortcut_list_on_the_home_page_does_not_steal_a_sections_child() -> None:
+    """The shipped model hangs the post from its section, which its breadcrumb names,
+    while the shortest-path rule hangs it from the home page's shortcut."""
+    home, pages, offers = _site()
+    shortest = resolve_tree(home, pages, offers, None)
+    assert shortest[H + "blog/post.html"]["parent"] == home
+    tree = resolve_tree(home, pages, offers, load_model(None).edges)
+    assert tree[H + "blog/post.html"] == {"parent": H + "blog/", "depth": 2}
+    assert tree[H + "news/item.html"] == {"parent": H + "news/", "depth": 2}
+
+
+def test_resolution_ignores_the_order_of_pages_and_offers() -> None:
+    home, pages, offers = _site()
+    model = load_model(None).edges
+    expected = resolve_tree(home, pages, offers, model)
+    for perm in itertools.permutations(list(offers)):
+        shuffled = {k: list(reversed(offers[k])) for k in perm}
+        assert resolve_tree(home, dict(reversed(list(pages.items()))), shuffled, model) == expected
+
+
+def test_a_page_whose_best_parent_was_not_fetched_hangs_from_the_next_best() -> None:
+    home, pages, offers = _site()
+    del pages[H + "blog/"]
+    tree = resolve_tree(home, pages, offers, load_model(None).edges)
+    assert tree[H + "blog/post.html"]["parent"] == home
+    assert resolve_tree(H + "missing", pages, offers, None) == {}
+
+
+def test_train_edge_model_learns_from_labelled_rows() -> None:
+    rows = [[0.0] * len(FEATURES) for _ in range(20)]
+    named = FEATURES.index("named")
+    for i, row in enumerate(rows):
+        row[named] = float(i % 2)
+    model = train_edge_model(rows, [i % 2 for i in range(20)])
+    w = edge_weights([rows[0], rows[1]], model)
+    assert w[1] > w[0] and all(x <= 0 for x in w)
+    with pytest.raises(EdgeModelError):
+        train_edge_model(rows, [0] * 20)
+    with pytest.raises(EdgeModelError):
+        edge_weights(rows, {**model, "features": ["other"]})
