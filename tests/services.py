@@ -18,10 +18,11 @@ from helpers import FIXTURES, start_redis_server
 
 
 def expected_tree(name: str, base: str) -> dict:
-    """A fixture tree with its relative URLs made absolute under ``base``."""
-    def absolute(node: dict) -> dict:
-        return {"url": base + node["url"], "title": node["title"],
-                "children": [absolute(c) for c in node["children"]]}
+    """A fixture tree with its relative URLs made absolute under ``base`` and each
+    node's depth, as ``scrapy tree`` writes it."""
+    def absolute(node: dict, depth: int = 0) -> dict:
+        return {"url": base + node["url"], "title": node["title"], "depth": depth,
+                "children": [absolute(c, depth + 1) for c in node["children"]]}
     return absolute(json.loads((FIXTURES / name).read_text("utf-8")))
 
 

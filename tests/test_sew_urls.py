@@ -6,7 +6,6 @@ import pytest
 from skeleton.sew.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
                                contained, directory, in_scope, normalize_page, num_dirs, resolve, trap_reason,
                                section_dirs, shared_dirs, url_type)
-from skeleton.sew.edges import edge_rank
 
 PAGE = "http://example.org/news/world/index.html"
 
@@ -180,11 +179,3 @@ def test_section_dirs_counts_only_for_a_directory_index_parent() -> None:
     assert section_dirs("http://other/en/mod/", child) == 0
 
 
-def test_edge_rank_prefers_depth_then_shared_directories_then_url() -> None:
-    child = "http://h/en/mod/mod_cache.html"
-    ranks = sorted([edge_rank("http://h/en/caching.html", child, 2, 1), edge_rank("http://h/en/mod/", child, 2, 1),
-                    edge_rank("http://h/en/sitemap.html", child, 1, 0), edge_rank("http://h/en/a.html", child, 2, 1)])
-    assert [r[3] for r in ranks] == ["http://h/en/sitemap.html", "http://h/en/mod/",
-                                     "http://h/en/a.html", "http://h/en/caching.html"]
-    # at the same depth, a nested entry offered by a shallower page comes first
-    assert edge_rank("http://h/en/x.html", child, 2, 0) < edge_rank("http://h/en/mod/", child, 2, 1)

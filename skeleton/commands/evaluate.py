@@ -59,7 +59,8 @@ class Command(ScrapyCommand):
         root, edges, nodes = tree_edges(tree)
         base = true_root.rsplit("/", 1)[0] + "/"
         ignore = {page_id(u if "://" in u else base + u)
-                  for key in ("not_in_tree", "not_in_tree_sample") for u in meta.get(key, [])}
+                  for key in ("not_in_tree", "not_in_tree_sample") for u in meta.get(key, [])
+                  if isinstance(u, str)}  # a truth may list kinds of non-node pages instead
         score = score_tree(root, edges, true_root, true_edges, ignore)
         result = score.as_dict()
         result["pages_fetched"] = fetched if fetched is not None else nodes

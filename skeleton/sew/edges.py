@@ -1,39 +1,16 @@
-"""Which parent a page hangs from when several navigation pages lead to it.
+"""A page's followed navigation links and their nesting (which entry of a nested
+table of contents each link hangs from).
 
-SEW's FINDSKELETON (Section 3.4) keeps the first parent a breadth-first crawl
-meets, which depends on crawl timing. The skeleton keeps instead the best edge
-under one total order, so any arrival order and any number of workers give the
-same tree:
-
-1. the smallest depth (the page's shallowest position in the skeleton);
-2. then the edge offered by the shallowest page: the home page's nested table of
-   contents (entry ``items.html``, sub-entry ``items/modules.html``) states the
-   structure before a sibling page's cross-reference to the same page at the
-   same depth (``attributes.html`` -> ``items/modules.html``);
-3. then the directory index page whose directory holds most of the child's
-   (``/en/mod/`` over ``/en/caching.html`` for ``/en/mod/mod_cache.html``;
-   ``urls.section_dirs``): among equally deep parents, the section the URL
-   itself names, rather than a "related pages" box, a sibling in the same flat
-   folder (a shop's ``/p/a.html`` -> ``/p/b.html``) or a site map;
-4. then the smallest parent URL (bytewise), a stable last resort.
+Which page becomes a page's parent is decided later, from every offer and the
+page's own evidence (:mod:`skeleton.hierarchy`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
 from .detect import NavLink
-from .urls import section_dirs
 
-__all__ = ["EdgeRank", "edge_rank", "nest_links", "followed_links"]
-
-#: (depth, depth of the offering page, -section directories, parent URL): smaller is better.
-EdgeRank = tuple[int, int, int, str]
-
-
-def edge_rank(parent: str, child: str, depth: int, offered_at: int) -> EdgeRank:
-    """The sort key of the edge ``parent -> child`` at ``depth``, offered by a page
-    crawled at depth ``offered_at``."""
-    return depth, offered_at, -section_dirs(parent, child), parent
+__all__ = ["nest_links", "followed_links"]
 
 
 def nest_links(page: str, links: Iterable[tuple[str, str]]) -> list[tuple[str, str, int]]:

@@ -2,8 +2,11 @@
 
 The crawler runs the same steps one response at a time; this function runs them
 over a ``fetch(url) -> bytes | None`` callable, breadth-first, and is what
-training, tests and quick experiments use. A page reached from several parents
-keeps the best one by ``edges.edge_rank``, as the crawler's tree does.
+training, tests and quick experiments use. Each page records its offers and
+evidence as the crawl's pipeline does, and :func:`skeleton_edges` resolves the
+tree from them as ``scrapy tree`` does (:mod:`skeleton.hierarchy.resolve`).
+Below the root every page is detected with the root's LinkSetDup context, as
+in the crawl, so detection does not depend on which parent found a page.
 """
 from __future__ import annotations
 
@@ -55,7 +58,10 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
     given, replaces SEW's detection: ``detector(root, url, base_url, known,
     template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``). With
     ``frames``, a page's same-site frames are read as part of it (:mod:`.frames`), as
-    the crawl's frames middleware does."""
+    the crawl's frames middleware does. ``context="path"`` detects each page with
+    its breadth-first ancestors' navigation sets instead of the root's (SEW's
+    LinkSetDup as in the paper; it depends on which parent found a page first,
+    and is kept to compare the two)."""
     base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
