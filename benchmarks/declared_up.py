@@ -55,7 +55,7 @@ def score(site: Path, model) -> dict:
     truth = declared_edges(site)
     start = HOST + "index.html"
     pages = list(find_skeleton(start, file_fetcher(site), model, scope=HOST))
-    edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
+    edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages, model.edges or None)]
     result = score_tree(page_id(start), edges, page_id(start), truth)
     e = result.edges
     return {"true_pages": len(truth) + 1, "fetched": len(pages), "edge_f1": round(e["all"].f1, 4),

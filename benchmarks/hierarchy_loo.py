@@ -32,7 +32,7 @@ from skeleton.hierarchy.scoring import train_edge_model  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import (labelled_edges, load_labelled_site, load_truth, page_id,  # noqa: E402
+from skeleton.sew.training import (ignored_pages, labelled_edges, load_labelled_site, load_truth, page_id,  # noqa: E402
                                    page_samples, train_samples)
 
 RESULTS = Path(__file__).resolve().parent / "results" / "hierarchy.json"
@@ -63,18 +63,10 @@ def markdown(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def site_ignore(cs, meta) -> set[str]:
-    # the generated sites list kinds of non-node pages (dicts), not URLs: those count
-    ignore = {u for u in [*meta.get("not_in_tree_sample", []), *meta.get("not_in_tree", [])]
-              if isinstance(u, str)}
-    prefix = cs.start_url.rsplit("/", 1)[0] + "/"
-    return {page_id(u if "://" in u else prefix + u) for u in ignore}
-
-
 def score(cs, pages, edge_model) -> dict:
     root, truth, meta = load_truth(cs.truth)
     edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages, edge_model)]
-    s = score_tree(page_id(pages[0].url), edges, root, truth, site_ignore(cs, meta))
+    s = score_tree(page_id(pages[0].url), edges, root, truth, ignored_pages(meta, cs.start_url))
     return {"edge_f1": round(s.edges["all"].f1, 4), "l1_f1": round(s.edges["1"].f1, 4),
             "fetched_per_true": round(len(pages) / (len(truth) + 1), 3)}
 

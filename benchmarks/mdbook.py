@@ -81,7 +81,7 @@ def book(docs: Path, name: str, model, frames: bool) -> dict:
     toc = parse_html((docs / name / "toc.html").read_bytes())
     truth = [(page_id(p), page_id(c)) for p, c in toc_edges(toc, base)]
     pages = list(find_skeleton(base + "index.html", file_fetcher(docs), model, scope=base, frames=frames))
-    edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
+    edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages, model.edges or None)]
     score = score_tree(page_id(pages[0].url), edges, page_id(base + "index.html"), truth)
     e = score.edges
     return {"edge_f1": round(e["all"].f1, 4), "edge_p": round(e["all"].precision, 4),

@@ -75,7 +75,7 @@ from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import load_labelled_site, load_truth, page_id  # noqa: E402
+from skeleton.sew.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "navobjects.json"
 FIXTURE_PAGES = ROOT / "tests" / "fixtures" / "navobjects"
@@ -212,9 +212,8 @@ def skeleton_f1(site, detector, sew_model) -> dict:
     labelled = load_labelled_site(site.truth, site.serve_dir, site.name)
     pages = list(find_skeleton(site.start_url, labelled.fetch, sew_model, scope=site.scope, detector=detector))
     root, truth, meta = load_truth(site.truth)
-    ignore = set(meta.get("not_in_tree_sample", [])) | set(meta.get("not_in_tree", []))
-    ignore = {page_id(site.start_url.rsplit("/", 1)[0] + "/" + u if "://" not in u else u) for u in ignore}
-    edges = [(page_id(parent), page_id(child)) for parent, child in skeleton_edges(pages)]
+    ignore = ignored_pages(meta, site.start_url)
+    edges = [(page_id(parent), page_id(child)) for parent, child in skeleton_edges(pages, sew_model.edges or None)]
     score = score_tree(page_id(pages[0].url), edges, root, truth, ignore)  # page ids, as scrapy evaluate
     e = score.edges
     return {"edge_f1": round(e["all"].f1, 4), "edge_precision": round(e["all"].precision, 4),

@@ -17,7 +17,7 @@ from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import load_labelled_site, load_truth, page_id, page_samples, train_samples  # noqa: E402
+from skeleton.sew.training import ignored_pages, load_labelled_site, load_truth, page_id, page_samples, train_samples  # noqa: E402
 
 
 def main() -> None:
@@ -38,11 +38,9 @@ def main() -> None:
             {k: v for k, v in samples.items() if k != site.name}, rules=args.accept,
             fetchers={s.name: s.fetch for _, s in sites + extra})
         pages = list(find_skeleton(cs.start_url, site.fetch, model, scope=cs.scope))
-        edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
+        edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages, model.edges or None)]
         root, truth, meta = load_truth(cs.truth)
-        ignore = set(meta.get("not_in_tree_sample", [])) | set(meta.get("not_in_tree", []))
-        ignore = {cs.start_url.rsplit("/", 1)[0] + "/" + u if "://" not in u else u for u in ignore}
-        ignore = {page_id(u) for u in ignore}
+        ignore = ignored_pages(meta, cs.start_url)
         score = score_tree(page_id(pages[0].url), edges, root, truth, ignore)
         e, p = score.edges, score.pages
         rows.append((cs.name, e["all"].f1, e["1"].f1, p["all"].f1, len(pages) / (len(truth) + 1)))

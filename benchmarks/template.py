@@ -30,7 +30,7 @@ from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import load_labelled_site, load_truth, page_id  # noqa: E402
+from skeleton.sew.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
 from skeleton.template.links import page_links  # noqa: E402
 from skeleton.template.menu import links_fetcher, menu_urls  # noqa: E402
 from skeleton.template.similarity import chrome, chrome_similarity, same_template  # noqa: E402
@@ -91,11 +91,8 @@ def edge_f1(site, fetch, model, menu: set[str] | None) -> dict:
     else:
         pages = list(find_skeleton_with_menu(site.start_url, fetch, model, menu, scope=site.scope))
     root, truth, meta = load_truth(site.truth)
-    ignore = set(meta.get("not_in_tree_sample", [])) | set(meta.get("not_in_tree", []))
-    # the truth's page ids (load_truth): a crawl names directory indexes by their directory
-    ignore = {page_id(site.start_url.rsplit("/", 1)[0] + "/" + u if "://" not in u else u)
-              for u in ignore}
-    found = [(page_id(parent), page_id(child)) for parent, child in skeleton_edges(pages)]
+    ignore = ignored_pages(meta, site.start_url)
+    found = [(page_id(parent), page_id(child)) for parent, child in skeleton_edges(pages, model.edges or None)]
     score = score_tree(page_id(pages[0].url), found, root, truth, ignore)
     e = score.edges["all"]
     return {"f1": round(e.f1, 4), "precision": round(e.precision, 4), "recall": round(e.recall, 4),

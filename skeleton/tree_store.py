@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from skeleton.hierarchy.resolve import resolve_tree
+from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
 from skeleton.redis_keys import CrawlKeys
 
 __all__ = ["load_hash", "stored_offers", "resolve_recorded_tree", "store_tree", "crawl_edges"]
@@ -72,6 +73,9 @@ def crawl_edges(server: Any, keys: CrawlKeys, pages: dict[str, Any] | None = Non
         return load_hash(server, keys.tree)
     try:
         model = json.loads(meta.get("edge_model") or "{}")
-    except ValueError:
-        model = {}
+        if model:
+            EdgeModel.from_dict(model)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise EdgeModelError(f"crawl {keys.crawl!r} recorded an unusable edge model ({exc}): "
+                             "crawl it again with this version") from None
     return resolve_recorded_tree(server, keys, meta.get("base", ""), model, pages)

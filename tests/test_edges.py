@@ -11,7 +11,8 @@ from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
 from skeleton.redis_keys import CrawlKeys
-from skeleton.tree_store import load_hash, resolve_recorded_tree, stored_offers
+from skeleton.hierarchy.scoring import EdgeModelError
+from skeleton.tree_store import crawl_edges, load_hash, resolve_recorded_tree, stored_offers
 
 ROOT = "http://s/"
 
@@ -117,3 +118,17 @@ def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_clie
     assert {c: e["parent"] for c, e in tree.items()} == {
         "http://s/a": ROOT, "http://s/b": ROOT, "http://s/a/1": "http://s/a"}
     assert tree["http://s/a/1"]["depth"] == 2
+
+
+def test_bad_stored_offers_are_skipped_and_a_bad_edge_model_is_one_error(redis_client) -> None:
+    good = {"from": ROOT, "parent": ROOT}
+    raw = [{"id": "a", "k": "0", "o": json.dumps(good)}, {"id": "b", "k": "1", "o": "{not json"},
+           {"id": "c"}, "junk", {"id": "d", "k": "2", "o": "[1, 2]"}]
+    assert stored_offers(raw) == [good]
+    assert stored_offers({"not": "a list"}) == []
+    keys = CrawlKeys("test-offers-bad-model")
+    redis_client.delete(*keys.all())
+    redis_client.hset(keys.meta, mapping={"base": ROOT, "edge_model": json.dumps({"features": ["x"]})})
+    with pytest.raises(EdgeModelError, match="unusable edge model"):
+        crawl_edges(redis_client, keys, {ROOT: {}})
+    redis_client.delete(*keys.all())

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import networkx as nx
@@ -174,3 +175,18 @@ def test_train_edge_model_learns_from_labelled_rows() -> None:
         train_edge_model(rows, [0] * 20)
     with pytest.raises(EdgeModelError):
         edge_weights(rows, {**model, "features": ["other"]})
+
+
+def test_a_model_file_with_an_unusable_edge_score_is_refused(tmp_path) -> None:
+    from dataclasses import asdict
+
+    from skeleton.sew.model import ModelError, save_model
+
+    model = load_model(None)
+    model.edges = {**model.edges, "coef": model.edges["coef"][:-1]}
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(asdict(model)))
+    with pytest.raises(ModelError, match="edge score"):
+        load_model(path)
+    save_model(load_model(None), path)  # the shipped model round-trips
+    assert load_model(path).edges == load_model(None).edges

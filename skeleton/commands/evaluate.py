@@ -12,7 +12,7 @@ from scrapy.exceptions import UsageError
 
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.sew.evaluation import score_tree
-from skeleton.sew.training import load_truth, page_id
+from skeleton.sew.training import ignored_pages, load_truth, page_id
 
 __all__ = ["Command", "tree_edges"]
 
@@ -57,10 +57,7 @@ class Command(ScrapyCommand):
             assert self.settings is not None
             _, tree, fetched = load_crawl_tree(self.settings, opts.crawl)
         root, edges, nodes = tree_edges(tree)
-        base = true_root.rsplit("/", 1)[0] + "/"
-        ignore = {page_id(u if "://" in u else base + u)
-                  for key in ("not_in_tree", "not_in_tree_sample") for u in meta.get(key, [])
-                  if isinstance(u, str)}  # a truth may list kinds of non-node pages instead
+        ignore = ignored_pages(meta, true_root)
         score = score_tree(root, edges, true_root, true_edges, ignore)
         result = score.as_dict()
         result["pages_fetched"] = fetched if fetched is not None else nodes

@@ -14,6 +14,7 @@ from scrapy.exceptions import UsageError
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.redis_keys import CrawlKeys
 from skeleton.tree import build_tree, render_csv, render_text
+from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.tree_store import crawl_edges
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
@@ -27,7 +28,11 @@ def crawl_tree(server: Any, keys: CrawlKeys,
     along the resolved tree (stored when the crawl finished, else resolved now from
     every page's offers); a usage error if the root page was not fetched."""
     root = text(server.hget(keys.meta, "base"))
-    tree = build_tree(root, pages, crawl_edges(server, keys, dict(pages)))
+    try:
+        edges = crawl_edges(server, keys, dict(pages))
+    except EdgeModelError as exc:
+        raise UsageError(str(exc)) from None
+    tree = build_tree(root, pages, edges)
     if tree is None:
         raise UsageError(f"crawl {keys.crawl!r} has no fetched root page ({root or 'no base URL'})")
     return tree

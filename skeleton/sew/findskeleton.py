@@ -50,7 +50,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                   scope: str | None = None,
                   links_of: Callable[[str], list[LinkNode]] | None = None,
                   detector: PageDetector | None = None, frames: bool = True,
-                  context: str = "root") -> Iterator[PageResult]:
+                  context: str = "root", menu: set[str] | frozenset[str] = frozenset(),
+                  menu_min_depth: int = 2) -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
@@ -61,7 +62,9 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
     the crawl's frames middleware does. ``context="path"`` detects each page with
     its breadth-first ancestors' navigation sets instead of the root's (SEW's
     LinkSetDup as in the paper; it depends on which parent found a page first,
-    and is kept to compare the two)."""
+    and is kept to compare the two). ``menu`` (a site's template menu) is added to
+    the template sets of pages at ``menu_min_depth`` and deeper, as the crawl's
+    ``-a template_menu`` does."""
     base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
@@ -71,14 +74,15 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             return
         if max_pages is not None:
             max_pages -= 1
+        shown = [*template, set(menu)] if menu and depth >= menu_min_depth else template
         if links_of is not None:
             root = None
-            detection = detect_in_links(links_of(url), url, base_url, model, known, template)
+            detection = detect_in_links(links_of(url), url, base_url, model, known, shown)
         else:
             body = fetch(url)
             root = (parse_with_frames(body, url, fetch) if frames else parse_html(body)) if body else None
-            detection = (detector(root, url, base_url, known, template) if detector is not None
-                         else detect_navigation(root, url, model, known, base_url, template))
+            detection = (detector(root, url, base_url, known, shown) if detector is not None
+                         else detect_navigation(root, url, model, known, base_url, shown))
         followed, _ = followed_links(detection.nav_links(url), url,
                                      lambda u: None if in_scope(u, scope) and not trap_reason(u)
                                      else "skipped")

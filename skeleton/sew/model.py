@@ -58,6 +58,13 @@ class SEWModel:
         self.sigma_c = max(float(self.sigma_c), 1e-6)
         if self.accept not in ACCEPT_RULES:
             raise ModelError(f"unknown accept rule {self.accept!r}")
+        if self.edges:
+            from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
+
+            try:
+                EdgeModel.from_dict(self.edges)
+            except (EdgeModelError, KeyError, TypeError, ValueError) as exc:
+                raise ModelError(f"model has an unusable edge score: {exc}") from None
 
 
 def load_model(path: str | Path | None = None) -> SEWModel:

@@ -36,7 +36,7 @@ from .edges import followed_links
 from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
-__all__ = ["LabelledSite", "PageSample", "load_truth", "load_labelled_site", "file_fetcher", "page_samples",
+__all__ = ["LabelledSite", "PageSample", "load_truth", "ignored_pages", "load_labelled_site", "file_fetcher", "page_samples",
            "page_edges", "train", "train_samples", "train_edges", "labelled_edges", "site_edges", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
 GRID_DISDIFF_Z = (3.0, math.inf)
@@ -85,6 +85,17 @@ def load_truth(path: str | Path) -> tuple[str, list[tuple[str, str]], dict]:
     data = json.loads(Path(path).read_text("utf-8"))
     edges = [(page_id(p), page_id(c)) for p, c in data["edges"]]
     return page_id(data["root"]), edges, data.get("meta", {})
+
+
+def ignored_pages(meta: dict, start_url: str) -> set[str]:
+    """Page ids a truth's ``meta`` lists as deliberately not in the tree
+    (``not_in_tree``, ``not_in_tree_sample``; URLs relative to ``start_url``'s
+    folder allowed). Entries that are not URLs (a truth may describe kinds of
+    non-node pages instead) are skipped: such pages count when crawled."""
+    base = start_url.rsplit("/", 1)[0] + "/"
+    return {page_id(u if "://" in u else base + u)
+            for key in ("not_in_tree", "not_in_tree_sample") for u in meta.get(key, [])
+            if isinstance(u, str)}
 
 
 def load_labelled_site(truth_path: str | Path, site_dir: str | Path,
@@ -243,10 +254,12 @@ def labelled_edges(pages: Sequence[PageResult],
     """The candidate-edge rows of an offline crawl and their labels (1: the
     truth's parent). Only children in the truth count: a page that is not a node
     has no true parent to learn from."""
+    if not pages:
+        return [], []
     records, offers = page_records(list(pages))
-    cands = candidate_edges(pages[0].url, records, offers) if pages else None
+    cands = candidate_edges(pages[0].url, records, offers)
     rows, labels = [], []
-    for (parent, child), row in zip(cands.edges, cands.rows) if cands else ():
+    for (parent, child), row in zip(cands.edges, cands.rows):
         true = truth_parent.get(page_id(child))
         if true is not None:
             rows.append(row)
