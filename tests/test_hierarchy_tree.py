@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -55,6 +56,32 @@ def test_best_tree_is_the_maximum_spanning_arborescence_on_random_graphs() -> No
                 assert node not in seen
                 seen.add(node)
                 node = ours[node]
+
+
+def test_best_tree_spans_cycles_with_log_probability_weights() -> None:
+    """Weights are log p, from about -30 to 0: every reachable page still gets a parent."""
+    rnd = random.Random(11)
+    for _ in range(30):
+        n = rnd.randint(5, 30)
+        nodes = [f"n{i:02d}" for i in range(n)]
+        edges = [(nodes[rnd.randrange(i)], nodes[i], -rnd.uniform(0, 30)) for i in range(1, n)]
+        edges += [(a, b, -rnd.uniform(0, 0.5)) for a, b in (rnd.sample(nodes[1:], 2) for _ in range(3 * n))]
+        tree = best_tree("n00", edges)
+        assert set(tree) == set(nodes[1:])
+        assert set(tree_depths("n00", tree)) == set(nodes)
+
+
+def test_best_tree_spans_the_component_networkx_alone_cannot() -> None:
+    """A component from a real crawl (URLs renamed, super-root 'r'), on which
+    networkx's maximum_spanning_arborescence raises 'No maximum spanning arborescence'."""
+    edges = json.loads((Path(__file__).parent / "data" / "arborescence_branching_case.json").read_text())
+    graph = nx.DiGraph()
+    graph.add_weighted_edges_from(edges)
+    with pytest.raises(nx.NetworkXException):
+        nx.maximum_spanning_arborescence(graph, attr="weight")
+    tree = best_tree("r", [tuple(e) for e in edges])
+    assert set(tree) == set(graph) - {"r"}
+    assert set(tree_depths("r", tree)) == set(graph)
 
 
 def test_best_tree_breaks_cycles_and_ties_by_url() -> None:

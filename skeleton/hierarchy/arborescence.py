@@ -10,7 +10,8 @@ lies inside one component, and a component is entered only from components
 upstream of it, which are connected to the root whatever they choose. So each
 component is solved on its own, with a super-root whose edge to each member
 carries that member's best edge from outside, and a component of one page simply
-takes its best edge. Each page keeps at most ``MAX_IN_EDGES`` best incoming
+takes its best edge. Weights are shifted by a constant large enough that the
+maximum branching networkx computes spans the component. Each page keeps at most ``MAX_IN_EDGES`` best incoming
 candidates. Equal weights are broken by the smaller parent URL, and nodes and
 edges reach networkx in sorted order, so the tree depends only on the candidates.
 """
@@ -72,12 +73,22 @@ def best_tree(root: str, edges: Iterable[tuple[str, str, float]]) -> dict[str, s
         if len(component) == 1:
             parents[component[0]] = outside[component[0]][1]
             continue
+        inner = [(_SUPER, c, w) for c, (w, _) in sorted(outside.items())]
+        inner += sorted((p, c, w) for c in component for w, p in incoming[c] if p in members)
+        # Every spanning arborescence has len(component) edges, so a constant added to
+        # every weight changes no choice among them, and one larger than the spread of
+        # all weights times the number of edges makes any branching that leaves a page
+        # out lighter than every spanning one: the maximum branching spans. (networkx's
+        # own maximum_spanning_arborescence shifts by only one spread, and fails on
+        # real crawls: tests/data/arborescence_branching_case.json.)
+        low, high = min(w for _, _, w in inner), max(w for _, _, w in inner)
+        shift = (len(component) + 1) * (high - low) + abs(low) + 1.0
         sub = nx.DiGraph()
         sub.add_nodes_from([_SUPER, *component])
-        sub.add_weighted_edges_from([(_SUPER, c, w) for c, (w, _) in sorted(outside.items())])
-        sub.add_weighted_edges_from(sorted((p, c, w) for c in component for w, p in incoming[c]
-                                           if p in members))
-        tree = nx.maximum_spanning_arborescence(sub, attr="weight", preserve_attrs=False)
+        sub.add_weighted_edges_from([(p, c, w + shift) for p, c, w in inner])
+        tree = nx.maximum_branching(sub, attr="weight")
+        if tree.number_of_edges() != len(component):  # cannot happen: see the shift above
+            raise nx.NetworkXException("the maximum branching of a component does not span it")
         for parent, child in tree.edges():
             parents[child] = outside[child][1] if parent == _SUPER else parent
     return parents
