@@ -78,3 +78,22 @@ def test_concurrency_does_not_change_the_tree_and_exports_agree(serve, tmp_path:
     done = run_scrapy(["evaluate", "--truth", "truth.json", "--json"], cwd)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout)["edges"]["all"]["f1"] == 1.0
+
+
+def test_pagination_and_views_are_no_nodes_in_a_crawled_blog(serve, tmp_path: Path) -> None:
+    """The blog fixture's home page runs over ``/page/2/`` and ``/page/3/``: they are
+    fetched and recorded, but no node of ``scrapy tree``; the pages they list hang
+    from a node that is not a pagination page."""
+    base = serve(SITES / "blog")
+    cwd = tmp_path / "blog"
+    crawl(base, cwd)
+    items = [json.loads(line) for line in (cwd / "pages.jsonl").read_text("utf-8").splitlines()]
+    fetched = {item["url"] for item in items}
+    paged = {base + "page/2/", base + "page/3/"}
+    assert paged <= fetched
+    assert any(item.get("evidence", {}).get("pager") for item in items if item["url"] in paged)
+    parents = parents_of(json.loads(tree_output(cwd, "json")))
+    assert not paged & set(parents)
+    assert not paged & {parent for parent, _ in parents.values()}
+    rows = list(csv.DictReader(io.StringIO(tree_output(cwd, "csv"))))
+    assert not paged & {row["url"] for row in rows}

@@ -14,6 +14,9 @@ Three kinds of evidence, each a list of absolute URLs read from one page:
 * ``highlighted_trail``: the items the page's own menus and sidebars mark as
   current (``aria-current``, class tokens in ``CURRENT_CLASS_TOKENS``), outermost
   (shallowest in the DOM) first.
+* ``pager_links``: the other pages of the listing the page is a page of (its
+  pager's numbers, arrows, next/previous links;
+  :func:`skeleton.hierarchy.pagination.is_pager_link`), in document order.
 
 Contract of every function: ``root`` is an lxml tree root from
 ``skeleton.sew.dom.parse_html`` (``None`` gives ``[]``); URLs are resolved against
@@ -38,11 +41,12 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from ..sew.urls import resolve
+from .pagination import is_pager_link, is_pager_text
 
 __all__ = [
     "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
     "CURRENT_CLASS_TOKENS", "MARKED_ITEM_TAGS", "NAV_PANEL_CLASSES",
-    "breadcrumb", "up_links", "highlighted_trail", "page_evidence",
+    "breadcrumb", "up_links", "highlighted_trail", "pager_links", "page_evidence",
 ]
 
 #: Most URLs one function returns.
@@ -112,6 +116,8 @@ UP_XPATH = "//@rel/.. | //@accesskey/.."
 UP_PANEL_XPATH = UP_XPATH + ' | //div[contains(@class, "navheader") or contains(@class, "navfooter")]//a'
 #: Elements with aria-current.
 ARIA_CURRENT_XPATH = "//@aria-current/.."
+#: the candidate pager links: anchors with a short text (or none: an icon) and ``link``/``a`` with a ``rel``
+PAGER_XPATH = "//a[@href][string-length(normalize-space(.)) <= 40] | //link[@href][@rel]"
 #: Pre-check word -> the XPath substring finding it in a class whatever the case of
 #: its first letter ("Active"): every token of ``CURRENT_CLASS_TOKENS`` has one.
 _CURRENT_MARKERS = {"active": "ctive", "current": "urrent", "selected": "elected"}
@@ -133,6 +139,7 @@ _SPHINX_RELBAR = etree.XPath(SPHINX_RELBAR_XPATH, smart_strings=False)
 _UP = etree.XPath(UP_XPATH)
 _UP_PANEL = etree.XPath(UP_PANEL_XPATH)
 _ARIA_CURRENT = etree.XPath(ARIA_CURRENT_XPATH)
+_PAGER = etree.XPath(PAGER_XPATH)
 #: a marked item's own link: its first link not inside a list nested in the item
 _LIST_DEPTH = etree.XPath("count(ancestor-or-self::ul | ancestor-or-self::ol)")
 _OWN_LINK = etree.XPath("(descendant::a[@href][not(@hreflang)][count(ancestor::ul | ancestor::ol) = $n])[1]/@href",
@@ -451,6 +458,24 @@ def _highlighted_trail(page: _Page) -> list[str]:
     return _clean((href for _, _, href in found), page)
 
 
+# --- pager ------------------------------------------------------------------------
+
+def _pager_links(page: _Page) -> list[str]:
+    hrefs = []
+    for element in _PAGER(page.root):
+        rels = _tokens(element.get("rel"))
+        if element.tag == "a":
+            text = " ".join(element.itertext()).strip() or element.get("aria-label") or element.get("title") or ""
+        else:
+            text = ""
+        if not (rels or is_pager_text(text)):
+            continue
+        url = _absolute(element.get("href") or "", page.url)
+        if url and is_pager_link(page.own, url, text, rels):
+            hrefs.append(url)
+    return _clean(hrefs, page)
+
+
 # --- public ----------------------------------------------------------------------
 
 def breadcrumb(root: etree._Element | None, page_url: str) -> list[str]:
@@ -481,11 +506,22 @@ def highlighted_trail(root: etree._Element | None, page_url: str) -> list[str]:
     return [] if root is None else _highlighted_trail(_Page(root, page_url))
 
 
+def pager_links(root: etree._Element | None, page_url: str) -> list[str]:
+    """URLs of the other pages of the listing this page is a page of, in document
+    order: links (``a``, ``link``) whose text is a page number, arrows or a
+    next/previous word, or whose ``rel`` is next/prev/first/last, and whose URL
+    differs from the page's only in a page number
+    (:func:`skeleton.hierarchy.pagination.is_pager_link`)."""
+    return [] if root is None else _pager_links(_Page(root, page_url))
+
+
 def page_evidence(root: etree._Element | None, page_url: str) -> dict[str, list[str]]:
-    """``{"crumbs": breadcrumb(...), "up": up_links(...), "trail": highlighted_trail(...)}``
-    with the empty lists left out (one pre-check pass shared by the three)."""
+    """``{"crumbs": breadcrumb(...), "up": up_links(...), "trail": highlighted_trail(...),
+    "pager": pager_links(...)}`` with the empty lists left out (one pre-check pass
+    shared by them)."""
     if root is None:
         return {}
     page = _Page(root, page_url)
-    evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page)}
+    evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page),
+                "pager": _pager_links(page)}
     return {name: urls for name, urls in evidence.items() if urls}

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from skeleton.sew.urls import directory, section_dirs
 
 from .offers import section_folder
+from .pagination import fold_listings
 
 __all__ = ["FEATURES", "CandidateEdges", "candidate_edges", "offer_distances"]
 
@@ -35,7 +36,7 @@ FEATURES = (
     "direct", "offerers", "share", "level", "size", "size_rel", "smallest", "toc", "alpha",
     "dirs", "dirs_rel", "inside", "repeated", "backlink", "url_under", "url_near",
     "url_index", "from_root", "dist", "gap", "shallowest", "candidates", "hub",
-    "named", "named_any", "contradicted", "has_named",
+    "named", "named_any", "contradicted", "has_named", "offered",
 )
 #: distances and levels are capped here (a deeper page is as deep as this)
 CAP = 6
@@ -70,10 +71,15 @@ class CandidateEdges:
     """The candidate edges of a crawl and their feature rows (``FEATURES`` order)."""
 
     def __init__(self, edges: list[tuple[str, str]], rows: list[list[float]],
-                 distances: dict[str, int]) -> None:
+                 distances: dict[str, int], folded: dict[str, str] | None = None,
+                 offers: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> None:
         self.edges = edges
         self.rows = rows
         self.distances = distances
+        #: later page of a listing -> its head (:mod:`.pagination`): not nodes
+        self.folded = folded or {}
+        #: the offers with listings folded (child -> offers)
+        self.offers = offers or {}
 
 
 def _host(url: str) -> str:
@@ -96,12 +102,26 @@ def _evidence(child: str, record: Mapping[str, Any]) -> tuple[list[str], set[str
     return own(ev.get("crumbs")), set(own(ev.get("up"))), own(ev.get("trail")), links
 
 
+#: the figures of a named-only edge's missing offer (sizes and dirs come from the child's other offers)
+_NO_OFFER: Mapping[str, Any] = {"level": 1, "toc": 0, "alpha": 0, "inside": 0.0, "sig": ""}
+
+
+def _named(child: str, record: Mapping[str, Any]) -> set[str]:
+    """The parents the child's own evidence names: the last breadcrumb entry, an up
+    link, the innermost highlighted menu item (any kind of evidence alike)."""
+    crumbs, up, trail, _ = _evidence(child, record)
+    return set(up) | ({crumbs[-1]} if crumbs else set()) | ({trail[-1]} if trail else set())
+
+
 def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
                     offers: Mapping[str, Sequence[Mapping[str, Any]]]) -> CandidateEdges:
     """The candidate edges between fetched ``pages`` (URL -> page record, with
     ``evidence`` and ``nav_links``) from ``offers`` (child URL -> its offers), with
     their features. Edges into ``root``, self-loops and edges whose parent or child
-    was not fetched are left out. Edges are sorted by (child, parent)."""
+    was not fetched are left out. Edges are sorted by (child, parent). The pages
+    of a paginated listing are first folded into its first page
+    (:func:`.pagination.fold_listings`)."""
+    pages, offers, folded = fold_listings(root, pages, offers)
     by_edge: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for child in sorted(offers):
         if child == root or child not in pages:
@@ -110,10 +130,20 @@ def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
             parent = offer.get("parent")
             if isinstance(parent, str) and parent != child and parent in pages:
                 by_edge[(parent, child)].append(offer)
+    # a parent the child's own evidence names is a candidate even when its link to
+    # the child is in none of its navigation sets (a listing's featured first item)
+    for child in sorted(pages):
+        if child == root:
+            continue
+        for parent in sorted(_named(child, pages[child])):
+            parent = folded.get(parent, parent)
+            if parent != child and parent in pages and (parent, child) not in by_edge:
+                by_edge[(parent, child)] = []
     edges = sorted(by_edge, key=lambda e: (e[1], e[0]))
     graph: dict[str, list[str]] = defaultdict(list)
     for parent, child in edges:
-        graph[parent].append(child)
+        if by_edge[(parent, child)]:  # distances run over the offers only
+            graph[parent].append(child)
     for children in graph.values():
         children.sort()
     dist = offer_distances(root, graph)
@@ -137,20 +167,24 @@ def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
         stats = {}
         for edge in cands:
             os_ = by_edge[edge]
-            stats[edge] = (_log(min(int(o.get("size", 0)) for o in os_)),
-                           min(float(o.get("dirs", 1.0)) for o in os_))
-        min_size = min(s for s, _ in stats.values())
-        min_dirs = min(d for _, d in stats.values())
+            if os_:
+                stats[edge] = (_log(min(int(o.get("size", 0)) for o in os_)),
+                               min(float(o.get("dirs", 1.0)) for o in os_))
+        # a named-only edge (no offer) takes the child's smallest list's figures
+        min_size = min((s for s, _ in stats.values()), default=0.0)
+        min_dirs = min((d for _, d in stats.values()), default=1.0)
+        for edge in cands:
+            stats.setdefault(edge, (min_size, min_dirs))
         dists = [dist.get(p, CAP) for p, _ in cands]
         min_dist = min(dists)
         child_dir, child_path = directory(child), _path(child)
         # the parents the child's own evidence names: the last breadcrumb entry, an
         # up link, the innermost highlighted menu item (any kind of evidence alike)
-        named = set(up) | ({crumbs[-1]} if crumbs else set()) | ({trail[-1]} if trail else set())
+        named = {folded.get(u, u) for u in _named(child, pages[child])}
         named_cands = named & {p for p, _ in cands}
         for (parent, _), parent_dist in zip(cands, dists):
-            os_ = by_edge[(parent, child)]
-            offerers = {o.get("from") for o in os_}
+            os_ = by_edge[(parent, child)] or [_NO_OFFER]
+            offerers = {o.get("from") for o in by_edge[(parent, child)]}
             size, dirs = stats[(parent, child)]
             parent_dir = section_folder(parent)
             under = child_path.startswith(parent_dir) and parent_dir != child_path
@@ -184,6 +218,7 @@ def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
                 float(parent in named or parent in crumbs or parent in trail),
                 float(bool(named_cands - {parent})),
                 float(bool(named)),
+                float(bool(by_edge[(parent, child)])),
             ])
             out_edges.append((parent, child))
-    return CandidateEdges(out_edges, rows, dist)
+    return CandidateEdges(out_edges, rows, dist, folded, offers)

@@ -1,7 +1,10 @@
 """One tree for a crawl: every fetched page's parent chosen from all the evidence.
 
-``resolve_tree`` scores every candidate edge (:mod:`.features`, :mod:`.scoring`)
-and takes the maximum spanning arborescence (:mod:`.arborescence`). ``scrapy
+``resolve_tree`` folds the pages of a paginated listing into its first page
+(:mod:`.pagination`), scores every candidate edge (:mod:`.features`,
+:mod:`.scoring`), takes the maximum spanning arborescence (:mod:`.arborescence`)
+and removes the views: listings that file none of what they list
+(:mod:`.views`). ``scrapy
 tree``, ``scrapy evaluate``, the exports and the tree stored when a crawl
 finishes all come from it, so they agree on every page's parent and depth.
 """
@@ -11,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .arborescence import best_tree, tree_depths
-from .features import candidate_edges
+from .features import FEATURES, candidate_edges
 from .scoring import edge_weights
+from .views import view_pages
 
 __all__ = ["resolve_tree"]
 
@@ -21,12 +25,18 @@ def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
                  offers: Mapping[str, Sequence[Mapping[str, Any]]],
                  edge_model: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     """child URL -> ``{"parent", "depth"}`` for every fetched page reachable from
-    ``root`` through the offers (the root itself is not a key)."""
+    ``root`` through the offers (the root itself is not a key), except the later
+    pages of a paginated listing and the views, which are no nodes."""
     if root not in pages:
         return {}
     cands = candidate_edges(root, pages, offers)
     weights = edge_weights(cands.rows, edge_model)
     parents = best_tree(root, ((p, c, w) for (p, c), w in zip(cands.edges, weights)))
+    named = FEATURES.index("named")
+    placed = {child for (parent, child), row in zip(cands.edges, cands.rows)
+              if row[named] and parents.get(child) == parent}
+    for view in view_pages(root, parents, cands.offers, placed):
+        del parents[view]
     depths = tree_depths(root, parents)
     return {child: {"parent": parent, "depth": depths.get(child, 0)}
             for child, parent in sorted(parents.items())}

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .features import FEATURES
+from .features import CAP, FEATURES
 
 __all__ = ["EdgeModel", "EdgeModelError", "edge_weights", "train_edge_model"]
 
@@ -66,10 +66,11 @@ class EdgeModel:
 def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | None) -> list[float]:
     """The arborescence weight of each row: ``log p`` of the learned score, or, with
     no edge model, minus the edge's shortcut length (``gap``) and a small preference
-    for shallower parents, the shortest-path rule."""
+    for shallower parents, the shortest-path rule (a parent the child names without
+    offering it a link comes last)."""
     if not model:
-        gap, dist = FEATURES.index("gap"), FEATURES.index("dist")
-        return [-row[gap] - 0.01 * row[dist] for row in rows]
+        gap, dist, offered = FEATURES.index("gap"), FEATURES.index("dist"), FEATURES.index("offered")
+        return [-row[gap] - 0.01 * row[dist] - (0.0 if row[offered] else 2.0 * CAP) for row in rows]
     z = EdgeModel.from_dict(model).log_odds(rows)
     # log(sigmoid(z)), stable for large |z|
     return [(-math.log1p(math.exp(-v)) if v > -30 else v) for v in z.tolist()]

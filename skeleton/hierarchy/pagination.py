@@ -1,0 +1,213 @@
+"""Pagination: a listing that runs over several pages is one node.
+
+The site's truth rule (``shared/corpus/README.md``): pagination pages
+(``page/2/``, ``index2.html``, ``?page=3``) are not nodes; the items they list are
+children of the section they paginate. This module decides, from plain data,
+
+* whether a link is a **pager link** (:func:`is_pager_link`): its text is a page
+  number or an arrow, a next/previous word (in several languages) or it has
+  ``rel="next"``/``"prev"``; *and* its target belongs to the same listing as the
+  page (:func:`same_listing`): the two URLs differ only in a page number (a digit
+  run in the path, a numeric query value, a trailing ``word/N`` pair). The URL
+  test keeps document-order "next" links of a manual (``rel="next"`` to the next
+  chapter) out; the text test keeps links between similarly named pages out;
+* which fetched pages are pages of one listing and which of them is its **head**
+  (:func:`listing_heads`): pager links join pages into groups; the head is the
+  member whose URL has strictly fewer digits than every other member (the
+  listing's first page: ``python.html`` for ``python2.html``, ``/blog/`` for
+  ``/blog/page/2/``, ``/list`` for ``/list?page=3``). A group without such a member
+  (``ch01.html``/``ch02.html``, ``?id=5``/``?id=6``) is not folded;
+* the offers of a crawl with every page of a listing folded into its head
+  (:func:`fold_listings`): an offer from ``python4.html`` is an offer from
+  ``python.html``, and the pages after the first are no nodes.
+
+Every decision is a function of the pages' own evidence (``evidence["pager"]``,
+extracted by :mod:`skeleton.hierarchy.evidence`), never of arrival order.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from skeleton.sew.nesting import INDEX_NAMES
+
+__all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_pager_link", "is_pager_text",
+           "listing_heads", "listing_keys", "same_listing"]
+
+#: ``rel`` values of a pager link
+PAGER_RELS = frozenset({"next", "prev", "previous", "first", "last"})
+#: words of a next/previous/first/last pager link, lower case, in several languages
+PAGER_WORDS = frozenset({
+    "next", "previous", "prev", "older", "newer", "first", "last", "more", "page",
+    "suivant", "suivante", "précédent", "précédente", "premier", "dernier", "page",
+    "weiter", "zurück", "nächste", "vorherige", "erste", "letzte", "seite", "ältere", "neuere",
+    "siguiente", "anterior", "primera", "última", "página", "próxima", "próximo",
+    "successivo", "successiva", "precedente", "prima", "ultima", "pagina",
+    "volgende", "vorige", "eerste", "laatste",
+    "następna", "poprzednia", "strona",
+    "следующая", "предыдущая", "далее", "назад", "страница",
+    "次へ", "前へ", "下一页", "上一页", "首页", "末页", "다음", "이전",
+    "entries", "posts", "articles", "results", "»", "«",
+})
+#: a pager link's text has at most this many words
+PAGER_MAX_WORDS = 4
+#: a page number is at most this many digits (a four-digit "2023" is a year, not a page)
+PAGE_NUMBER_DIGITS = 3
+
+_NUMBER = re.compile(rf"^\d{{1,{PAGE_NUMBER_DIGITS}}}$")
+#: arrows, guillemets, angle brackets and ellipses only
+_ARROWS = re.compile(r"^[\s<>«»‹›←→↞↠⇐⇒⇠⇢⟨⟩〈〉⟪⟫≪≫⏮⏭⏪⏩◀▶◁▷|.…·:-]+$")
+_WORD = re.compile(r"[^\W\d_]+|[«»]", re.UNICODE)
+_DIGITS = re.compile(r"[-_.]?\d+")
+
+
+def is_pager_text(text: str) -> bool:
+    """Is ``text`` the text of a pager link: a page number, arrows only, or a few
+    words among ``PAGER_WORDS`` (``"Next »"``, ``"Older posts"``, ``"Page 3"``)?"""
+    text = " ".join(text.split())
+    if not text or len(text) > 40:
+        return False
+    if _NUMBER.match(text) or _ARROWS.match(text):
+        return True
+    words = [w.casefold() for w in _WORD.findall(text)]
+    if not words or len(words) > PAGER_MAX_WORDS:
+        return False
+    return words[0] in PAGER_WORDS or words[-1] in PAGER_WORDS and len(words) <= 2
+
+
+def listing_keys(url: str) -> frozenset[str]:
+    """The keys of the listing ``url`` may be a page of: its host, path and query
+    with the page number taken out (a digit run in the path, a query parameter
+    whose value is a number, a trailing ``word/N`` pair), index file names and
+    trailing slashes dropped. Two URLs are pages of one listing when their keys meet."""
+    try:
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:
+        return frozenset()
+    kept = "&".join(sorted(f"{k}={v}" for k, v in query if not v.isdigit()))
+    base = f"{parts.netloc.lower()}?{kept}?"
+
+    def norm(path: str) -> str:
+        segments = [s for s in path.split("/") if s]
+        if segments and segments[-1].lower() in INDEX_NAMES:
+            segments.pop()
+        return "/" + "/".join(segments)
+
+    path = parts.path or "/"
+    keys = {base + norm(_DIGITS.sub("", path))}
+    segments = [s for s in path.split("/") if s]
+    if segments and segments[-1].lower() in INDEX_NAMES:
+        segments.pop()
+    if len(segments) >= 2 and segments[-1].isdigit() and not any(c.isdigit() for c in segments[-2]):
+        keys.add(base + norm("/".join(segments[:-2])))
+    return frozenset(keys)
+
+
+def same_listing(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` two different pages of one listing (:func:`listing_keys`)?"""
+    return a != b and bool(listing_keys(a) & listing_keys(b))
+
+
+def _numbered(text: str) -> bool:
+    text = " ".join(text.split())
+    return bool(text) and bool(_NUMBER.match(text) or _ARROWS.match(text))
+
+
+def _paged_url(url: str) -> bool:
+    """Does the URL carry its page number the way pagers do: a trailing ``word/N``
+    or ``/N`` path segment, or a query value that is a number?"""
+    try:
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:
+        return False
+    segments = [s for s in parts.path.split("/") if s]
+    if segments and segments[-1].lower() in INDEX_NAMES:
+        segments.pop()
+    return bool(segments and segments[-1].isdigit()) or any(v.isdigit() for _, v in query)
+
+
+def is_pager_link(page_url: str, url: str, text: str, rels: Iterable[str] = ()) -> bool:
+    """Is the link to ``url`` with ``text`` (and ``rel`` tokens) on ``page_url`` a
+    link to another page of the same listing? A page number or arrows as text
+    suffice; a next/previous word or ``rel`` only when one of the two URLs carries
+    its page number as pagers do (``/page/2/``, ``?page=2``): a manual's "Next"
+    from ``release-15-1.html`` to ``release-15-2.html`` is document order."""
+    if not same_listing(page_url, url):
+        return False
+    if _numbered(text):
+        return True
+    if not (is_pager_text(text) or PAGER_RELS & {r.lower() for r in rels}):
+        return False
+    return _paged_url(page_url) or _paged_url(url)
+
+
+def _digits(url: str) -> int:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return 0
+    return sum(c.isdigit() for c in parts.path + parts.query)
+
+
+def listing_heads(root: str, pages: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Page URL -> the head of its listing, for every fetched page that is a later
+    page of a listing (heads and other pages are not keys).
+
+    ``pages`` maps URL -> page record with ``evidence["pager"]`` (the page's pager
+    links). The fetched pages joined by pager links form groups; a group's head is
+    ``root`` when it is a member, else the member with strictly fewer digits in its
+    path and query than every other member; a group without one is left alone."""
+    parent: dict[str, str] = {}
+
+    def find(u: str) -> str:
+        while parent.get(u, u) != u:
+            parent[u] = parent.get(parent[u], parent[u])
+            u = parent[u]
+        return u
+
+    for url in sorted(pages):
+        evidence = pages[url].get("evidence") or {}
+        for other in evidence.get("pager") or ():
+            if isinstance(other, str) and other in pages and same_listing(url, other):
+                a, b = find(url), find(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict[str, list[str]] = {}
+    for url in parent:
+        groups.setdefault(find(url), [find(url)]).append(url)
+    heads: dict[str, str] = {}
+    for members in groups.values():
+        members = sorted(set(members))
+        if root in members:
+            head = root
+        else:
+            ranked = sorted(members, key=lambda u: (_digits(u), len(u), u))
+            if _digits(ranked[0]) >= _digits(ranked[1]):
+                continue
+            head = ranked[0]
+        heads.update({m: head for m in members if m != head})
+    return heads
+
+
+def fold_listings(root: str, pages: Mapping[str, Mapping[str, Any]],
+                  offers: Mapping[str, Sequence[Mapping[str, Any]]]
+                  ) -> tuple[dict[str, Mapping[str, Any]], dict[str, list[Mapping[str, Any]]], dict[str, str]]:
+    """``(pages, offers, heads)`` with every later page of a listing folded into its
+    head (:func:`listing_heads`): those pages are no longer pages, and an offer
+    they made (``from``/``parent``) is their head's. Offers to them are dropped."""
+    heads = listing_heads(root, pages)
+    if not heads:
+        return dict(pages), {c: list(os_) for c, os_ in offers.items()}, heads
+    folded_pages = {u: r for u, r in pages.items() if u not in heads}
+    folded: dict[str, list[Mapping[str, Any]]] = {}
+    for child, child_offers in offers.items():
+        if child in heads:
+            continue
+        folded[child] = [{**o, "from": heads.get(o.get("from"), o.get("from")),
+                          "parent": heads.get(o.get("parent"), o.get("parent"))}
+                         for o in child_offers]
+    return folded_pages, folded, heads
