@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from ..sew.urls import resolve
-from .pagination import is_pager_link, is_pager_text
+from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 
 __all__ = [
     "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
@@ -116,8 +116,8 @@ UP_XPATH = "//@rel/.. | //@accesskey/.."
 UP_PANEL_XPATH = UP_XPATH + ' | //div[contains(@class, "navheader") or contains(@class, "navfooter")]//a'
 #: Elements with aria-current.
 ARIA_CURRENT_XPATH = "//@aria-current/.."
-#: the candidate pager links: anchors with a short text (or none: an icon) and ``link``/``a`` with a ``rel``
-PAGER_XPATH = "//a[@href][string-length(normalize-space(.)) <= 40] | //link[@href][@rel]"
+#: the candidate pager links: anchors and ``link`` elements with a ``rel``
+PAGER_XPATH = "//a[@href] | //link[@href][@rel]"
 #: Pre-check word -> the XPath substring finding it in a class whatever the case of
 #: its first letter ("Active"): every token of ``CURRENT_CLASS_TOKENS`` has one.
 _CURRENT_MARKERS = {"active": "ctive", "current": "urrent", "selected": "elected"}
@@ -464,11 +464,11 @@ def _pager_links(page: _Page) -> list[str]:
     hrefs = []
     for element in _PAGER(page.root):
         rels = _tokens(element.get("rel"))
+        text = ""
         if element.tag == "a":
-            text = " ".join(element.itertext()).strip() or element.get("aria-label") or element.get("title") or ""
-        else:
-            text = ""
-        if not (rels or is_pager_text(text)):
+            text = element.text or "" if not len(element) else " ".join(element.itertext())
+            text = text.strip() or element.get("aria-label") or element.get("title") or ""
+        if not (PAGER_RELS.intersection(rels) or is_pager_text(text)):
             continue
         url = _absolute(element.get("href") or "", page.url)
         if url and is_pager_link(page.own, url, text, rels):

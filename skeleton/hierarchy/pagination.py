@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -77,6 +78,7 @@ def is_pager_text(text: str) -> bool:
     return words[0] in PAGER_WORDS or words[-1] in PAGER_WORDS and len(words) <= 2
 
 
+@lru_cache(maxsize=8192)
 def listing_keys(url: str) -> frozenset[str]:
     """The keys of the listing ``url`` may be a page of: its host, path and query
     with the page number taken out (a digit run in the path, a query parameter
