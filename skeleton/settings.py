@@ -38,7 +38,7 @@ DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 SCHEDULER_PERSIST = True
 SCHEDULER_QUEUE_CLASS = "skeleton.queue.LeasedFifoQueue"
 SCHEDULER_SERIALIZER = "skeleton.serializer"
-# Many workers (README "Many workers"): lease lifetime without a heartbeat, idle
+# Many workers (docs/guide.md "Many workers"): lease lifetime without a heartbeat, idle
 # time before a worker of a complete crawl exits, Redis retries mid-crawl.
 SKELETON_LEASE_TIMEOUT = 60.0
 SKELETON_IDLE_CLOSE = 0.0

@@ -25,7 +25,7 @@ __all__ = ["MENU_MAX_LOADS", "AsyncFetchLinks", "search_template_menu", "encode_
            "decode_menu", "templates_with_menu"]
 
 #: Page loads allowed to find the n-CS, the base page included (the dev corpus
-#: needs 4.5 to 13.5 on average for n = 3, see README "Template detection").
+#: needs 4.5 to 13.5 on average for n = 3, see docs/guide.md "Template detection").
 MENU_MAX_LOADS = 30
 
 #: ``fetch_links(url)`` awaited: the page's links, or None when it cannot be loaded.
