@@ -148,3 +148,15 @@ def test_a_named_parent_is_a_candidate_without_an_offer():
     assert rows[(B + "cat.html", B + "post.html")][named] == 1.0
     assert rows[(B + "cat.html", B + "post.html")][offered] == 0.0
     assert rows[(B, B + "post.html")][offered] == 1.0
+
+
+def test_bad_pager_input_gives_no_pager_and_never_raises():
+    root = page('<a href="http://[bad/2">2</a><a href="javascript:void(0)">»</a>'
+                '<a href="http://other.test/cat2.html">2</a><a href="http://s.test:99999/cat2.html">2</a>'
+                '<a href="\x01cat2.html">3</a><link rel="next">')
+    assert pager_links(root, B + "cat.html") == []
+    assert not same_listing("http://[bad", B)
+    # records as a hand-edited Redis could hold them: no evidence, wrong types
+    pages = {B: {}, B + "cat.html": {"evidence": "x"}, B + "cat2.html": {"evidence": {"pager": "cat.html"}},
+             B + "cat3.html": {"evidence": {"pager": [None, 3, B + "cat.html"]}}}
+    assert listing_heads(B, pages) == {B + "cat3.html": B + "cat.html"}

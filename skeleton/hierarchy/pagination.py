@@ -42,7 +42,7 @@ PAGER_RELS = frozenset({"next", "prev", "previous", "first", "last"})
 #: words of a next/previous/first/last pager link, lower case, in several languages
 PAGER_WORDS = frozenset({
     "next", "previous", "prev", "older", "newer", "first", "last", "more", "page",
-    "suivant", "suivante", "précédent", "précédente", "premier", "dernier", "page",
+    "suivant", "suivante", "précédent", "précédente", "premier", "dernier",
     "weiter", "zurück", "nächste", "vorherige", "erste", "letzte", "seite", "ältere", "neuere",
     "siguiente", "anterior", "primera", "última", "página", "próxima", "próximo",
     "successivo", "successiva", "precedente", "prima", "ultima", "pagina",
@@ -78,6 +78,14 @@ def is_pager_text(text: str) -> bool:
     return words[0] in PAGER_WORDS or words[-1] in PAGER_WORDS and len(words) <= 2
 
 
+def _segments(path: str) -> list[str]:
+    """The path's non-empty segments, without a trailing index file name."""
+    segments = [s for s in path.split("/") if s]
+    if segments and segments[-1].lower() in INDEX_NAMES:
+        segments.pop()
+    return segments
+
+
 @lru_cache(maxsize=8192)
 def listing_keys(url: str) -> frozenset[str]:
     """The keys of the listing ``url`` may be a page of: its host, path and query
@@ -92,19 +100,10 @@ def listing_keys(url: str) -> frozenset[str]:
     kept = "&".join(sorted(f"{k}={v}" for k, v in query if not v.isdigit()))
     base = f"{parts.netloc.lower()}?{kept}?"
 
-    def norm(path: str) -> str:
-        segments = [s for s in path.split("/") if s]
-        if segments and segments[-1].lower() in INDEX_NAMES:
-            segments.pop()
-        return "/" + "/".join(segments)
-
-    path = parts.path or "/"
-    keys = {base + norm(_DIGITS.sub("", path))}
-    segments = [s for s in path.split("/") if s]
-    if segments and segments[-1].lower() in INDEX_NAMES:
-        segments.pop()
+    keys = {base + "/" + "/".join(_segments(_DIGITS.sub("", parts.path)))}
+    segments = _segments(parts.path)
     if len(segments) >= 2 and segments[-1].isdigit() and not any(c.isdigit() for c in segments[-2]):
-        keys.add(base + norm("/".join(segments[:-2])))
+        keys.add(base + "/" + "/".join(segments[:-2]))
     return frozenset(keys)
 
 
@@ -126,9 +125,7 @@ def _paged_url(url: str) -> bool:
         query = parse_qsl(parts.query, keep_blank_values=True)
     except ValueError:
         return False
-    segments = [s for s in parts.path.split("/") if s]
-    if segments and segments[-1].lower() in INDEX_NAMES:
-        segments.pop()
+    segments = _segments(parts.path)
     return bool(segments and segments[-1].isdigit()) or any(v.isdigit() for _, v in query)
 
 
@@ -172,8 +169,10 @@ def listing_heads(root: str, pages: Mapping[str, Mapping[str, Any]]) -> dict[str
         return u
 
     for url in sorted(pages):
-        evidence = pages[url].get("evidence") or {}
-        for other in evidence.get("pager") or ():
+        record = pages[url]
+        evidence = record.get("evidence") if isinstance(record, Mapping) else None
+        pager = evidence.get("pager") if isinstance(evidence, Mapping) else None
+        for other in pager if isinstance(pager, list) else ():
             if isinstance(other, str) and other in pages and same_listing(url, other):
                 a, b = find(url), find(other)
                 if a != b:
