@@ -36,6 +36,10 @@ def test_same_listing_when_urls_differ_only_in_a_page_number():
     assert not same_listing(B + "list?sort=a", B + "list?sort=b&page=3")
     assert not same_listing(B + "category/python.html", B + "category/devops2.html")
     assert not same_listing(B + "blog/", B + "blog/")
+    # a year is not a page number: archives of two years are two listings, each paginated
+    assert not same_listing(B + "blog/archive/2024/", B + "blog/archive/2025/")
+    assert same_listing(B + "blog/archive/2024/", B + "blog/archive/2024/page/2/")
+    assert same_listing(B + "blog/archive/2024/page/2/", B + "blog/archive/2024/page/3/")
 
 
 def test_document_order_next_is_not_a_pager():

@@ -61,7 +61,8 @@ _NUMBER = re.compile(rf"^\d{{1,{PAGE_NUMBER_DIGITS}}}$")
 #: arrows, guillemets, angle brackets and ellipses only
 _ARROWS = re.compile(r"^[\s<>«»‹›←→↞↠⇐⇒⇠⇢⟨⟩〈〉⟪⟫≪≫⏮⏭⏪⏩◀▶◁▷|.…·:-]+$")
 _WORD = re.compile(r"[^\W\d_]+|[«»]", re.UNICODE)
-_DIGITS = re.compile(r"[-_.]?\d+")
+#: a page number in a path: a run of at most ``PAGE_NUMBER_DIGITS`` digits (``/2024/`` is a year)
+_DIGITS = re.compile(rf"[-_.]?(?<!\d)\d{{1,{PAGE_NUMBER_DIGITS}}}(?!\d)")
 
 
 def is_pager_text(text: str) -> bool:
@@ -89,7 +90,8 @@ def _segments(path: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def listing_keys(url: str) -> frozenset[str]:
     """The keys of the listing ``url`` may be a page of: its host, path and query
-    with the page number taken out (a digit run in the path, a query parameter
+    with the page number taken out (a run of up to ``PAGE_NUMBER_DIGITS`` digits in
+    the path, a query parameter
     whose value is a number, a trailing ``word/N`` pair), index file names and
     trailing slashes dropped. Two URLs are pages of one listing when their keys meet."""
     try:
@@ -102,7 +104,8 @@ def listing_keys(url: str) -> frozenset[str]:
 
     keys = {base + "/" + "/".join(_segments(_DIGITS.sub("", parts.path)))}
     segments = _segments(parts.path)
-    if len(segments) >= 2 and segments[-1].isdigit() and not any(c.isdigit() for c in segments[-2]):
+    if (len(segments) >= 2 and _NUMBER.match(segments[-1])
+            and not any(c.isdigit() for c in segments[-2])):
         keys.add(base + "/" + "/".join(segments[:-2]))
     return frozenset(keys)
 
