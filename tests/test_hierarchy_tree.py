@@ -204,13 +204,38 @@ def test_train_edge_model_learns_from_labelled_rows() -> None:
         edge_weights(rows, {**model, "features": ["other"]})
 
 
+def test_the_stored_trees_score_as_scikit_learn_does() -> None:
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    from skeleton.hierarchy.scoring import LEARNING_RATE, N_TREES, TREE_DEPTH, EdgeModel
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, len(FEATURES)))
+    x[:, 1] = rng.integers(0, 3, 300)
+    y = (x[:, 0] + 0.5 * x[:, 1] + rng.normal(size=300) > 0.7).astype(int)
+    stored = json.loads(json.dumps(train_edge_model(x.tolist(), y.tolist())))  # plain JSON
+    clf = GradientBoostingClassifier(n_estimators=N_TREES, max_depth=TREE_DEPTH,
+                                     learning_rate=LEARNING_RATE, random_state=0).fit(x, y)
+    ours = EdgeModel.from_dict(stored).log_odds(x.tolist())
+    assert np.allclose(ours, clf.decision_function(x), atol=1e-6)
+
+
+def test_an_edge_model_of_another_kind_is_refused() -> None:
+    linear = {"features": list(FEATURES), "mean": [0.0] * len(FEATURES), "scale": [1.0] * len(FEATURES),
+              "coef": [1.0] * len(FEATURES), "intercept": 0.0}
+    with pytest.raises(EdgeModelError, match="retrain"):
+        edge_weights([[0.0] * len(FEATURES)], linear)
+
+
 def test_a_model_file_with_an_unusable_edge_score_is_refused(tmp_path) -> None:
     from dataclasses import asdict
 
     from skeleton.sew.model import ModelError, save_model
 
     model = load_model(None)
-    model.edges = {**model.edges, "coef": model.edges["coef"][:-1]}
+    tree = model.edges["trees"][0]
+    model.edges = {**model.edges, "trees": [{**tree, "left": tree["left"][:-1]}]}
     path = tmp_path / "model.json"
     path.write_text(json.dumps(asdict(model)))
     with pytest.raises(ModelError, match="edge score"):

@@ -1,10 +1,13 @@
 """The learned edge score: how likely a candidate edge is the page's true parent.
 
-A logistic regression over the standardized features of
-:mod:`skeleton.hierarchy.features`, trained by ``scrapy train`` on labelled
-sites (an edge is positive when its parent is the child's parent in the truth)
-and shipped in the default model under ``edges``. Stored as plain JSON (feature
-names, means, scales, coefficients, intercept): no pickle.
+Gradient-boosted regression trees (scikit-learn's ``GradientBoostingClassifier``
+with its default size: ``N_TREES`` trees of depth ``TREE_DEPTH``) over the
+features of :mod:`skeleton.hierarchy.features`, trained by ``scrapy train`` on
+labelled sites (an edge is positive when its parent is the child's parent in the
+truth) and shipped in the default model under ``edges``. Trees capture what one
+linear score cannot: a feature that means "parent" on a manual and "shortcut" on
+a blog. Stored as plain JSON (feature names, the prior log-odds, the learning
+rate and each tree's node arrays): no pickle; scoring needs numpy only.
 
 The tree maximizes the sum of ``log p`` over its edges
 (:mod:`skeleton.hierarchy.arborescence`). A model without ``edges`` (trained
@@ -22,33 +25,74 @@ import numpy as np
 
 from .features import CAP, FEATURES
 
-__all__ = ["EdgeModel", "EdgeModelError", "edge_weights", "train_edge_model"]
+__all__ = ["EdgeModel", "EdgeModelError", "N_TREES", "TREE_DEPTH", "edge_weights", "train_edge_model"]
 
-#: L2 regularization strength of the logistic regression (scikit-learn's ``C``)
-REGULARIZATION_C = 1.0
+#: boosting rounds, tree depth and learning rate: scikit-learn's defaults, not tuned
+N_TREES = 100
+TREE_DEPTH = 3
+LEARNING_RATE = 0.1
+#: the model kind stored in ``edges["kind"]``
+KIND = "gradient-boosted-trees"
 
 
 class EdgeModelError(ValueError):
-    """An edge model whose features do not match this version's."""
+    """An edge model whose kind or features do not match this version's."""
+
+
+@dataclass
+class Tree:
+    """One regression tree in scikit-learn's array layout (a leaf has ``left == -1``)."""
+    feature: list[int]
+    threshold: list[float]
+    left: list[int]
+    right: list[int]
+    value: list[float]
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        feature, threshold = np.asarray(self.feature), np.asarray(self.threshold)
+        left, right, value = np.asarray(self.left), np.asarray(self.right), np.asarray(self.value)
+        node = np.zeros(len(x), dtype=int)
+        for _ in range(len(self.feature)):
+            inner = left[node] >= 0
+            if not inner.any():
+                break
+            go_left = x[np.arange(len(x)), np.where(inner, feature[node], 0)] <= threshold[node]
+            node = np.where(inner, np.where(go_left, left[node], right[node]), node)
+        return value[node]
+
+    def valid(self, n_features: int) -> bool:
+        n = len(self.feature)
+        return (n > 0 and len(self.threshold) == len(self.left) == len(self.right) == len(self.value) == n
+                and all(-1 <= c < n for c in self.left + self.right)
+                and all(f < n_features for f in self.feature)
+                and all((lt < 0) == (rt < 0) and (lt < 0 or f >= 0)
+                        for f, lt, rt in zip(self.feature, self.left, self.right)))
 
 
 @dataclass
 class EdgeModel:
+    kind: str
     features: list[str]
-    mean: list[float]
-    scale: list[float]
-    coef: list[float]
-    intercept: float
+    init: float
+    learning_rate: float
+    trees: list[Tree]
     meta: dict[str, Any]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EdgeModel:
-        model = cls(features=list(data["features"]), mean=[float(x) for x in data["mean"]],
-                    scale=[float(x) or 1.0 for x in data["scale"]],
-                    coef=[float(x) for x in data["coef"]], intercept=float(data["intercept"]),
-                    meta=dict(data.get("meta") or {}))
-        if tuple(model.features) != FEATURES or not (
-                len(model.mean) == len(model.scale) == len(model.coef) == len(FEATURES)):
+        try:
+            model = cls(kind=str(data.get("kind")), features=list(data["features"]),
+                        init=float(data["init"]), learning_rate=float(data["learning_rate"]),
+                        trees=[Tree(feature=[int(v) for v in t["feature"]],
+                                    threshold=[float(v) for v in t["threshold"]],
+                                    left=[int(v) for v in t["left"]], right=[int(v) for v in t["right"]],
+                                    value=[float(v) for v in t["value"]]) for t in data["trees"]],
+                        meta=dict(data.get("meta") or {}))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EdgeModelError("the model's edge score is not one this version reads: retrain it "
+                                 "with `scrapy train`") from exc
+        if model.kind != KIND or tuple(model.features) != FEATURES or not all(
+                t.valid(len(FEATURES)) for t in model.trees):
             raise EdgeModelError("the model's edge features differ from this version's: retrain it "
                                  "with `scrapy train`")
         return model
@@ -59,8 +103,8 @@ class EdgeModel:
     def log_odds(self, rows: Sequence[Sequence[float]]) -> np.ndarray:
         if not rows:
             return np.zeros(0)
-        x = (np.asarray(rows, dtype=float) - np.asarray(self.mean)) / np.asarray(self.scale)
-        return x @ np.asarray(self.coef) + self.intercept
+        x = np.asarray(rows, dtype=float)
+        return self.init + self.learning_rate * sum((t.predict(x) for t in self.trees), np.zeros(len(x)))
 
 
 def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | None) -> list[float]:
@@ -78,20 +122,25 @@ def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | Non
 
 def train_edge_model(rows: Sequence[Sequence[float]], labels: Sequence[int],
                      meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Fit the logistic regression on candidate edge rows (label 1: the true parent);
-    returns the JSON-safe model stored under ``edges`` in a SEW model file."""
-    from sklearn.linear_model import LogisticRegression
+    """Fit the gradient-boosted trees on candidate edge rows (label 1: the true
+    parent); returns the JSON-safe model stored under ``edges`` in a SEW model file.
+    Deterministic (fixed ``random_state``)."""
+    from sklearn.ensemble import GradientBoostingClassifier
 
     x = np.asarray(rows, dtype=float)
     y = np.asarray(labels, dtype=int)
     if x.ndim != 2 or x.shape[1] != len(FEATURES) or len(set(y.tolist())) < 2:
         raise EdgeModelError("training an edge model needs rows of every feature and both labels")
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0
-    clf = LogisticRegression(C=REGULARIZATION_C, max_iter=2000)
-    clf.fit((x - mean) / scale, y)
-    return EdgeModel(features=list(FEATURES), mean=mean.round(6).tolist(),
-                     scale=scale.round(6).tolist(), coef=clf.coef_[0].round(6).tolist(),
-                     intercept=round(float(clf.intercept_[0]), 6),
+    clf = GradientBoostingClassifier(n_estimators=N_TREES, max_depth=TREE_DEPTH,
+                                     learning_rate=LEARNING_RATE, random_state=0)
+    clf.fit(x, y)
+    prior = min(max(float(y.mean()), 1e-9), 1 - 1e-9)
+    trees = []
+    for (estimator,) in clf.estimators_:
+        t = estimator.tree_
+        trees.append(Tree(feature=t.feature.tolist(), threshold=t.threshold.round(9).tolist(),
+                          left=t.children_left.tolist(), right=t.children_right.tolist(),
+                          value=t.value[:, 0, 0].round(9).tolist()))
+    return EdgeModel(kind=KIND, features=list(FEATURES), init=round(math.log(prior / (1 - prior)), 9),
+                     learning_rate=LEARNING_RATE, trees=trees,
                      meta={"edges": int(len(y)), "positives": int(y.sum()), **(meta or {})}).to_dict()
