@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,3 +35,12 @@ def fixture_sites() -> list[CorpusSite]:
         out.append(CorpusSite(name, truth, truth.parent / name, "http://127.0.0.1:8000/index.html",
                               "http://127.0.0.1:8000/"))
     return out
+
+
+def commit() -> str:
+    """The checkout's short commit id, stamped into every results file."""
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parents[1],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ from statistics import fmean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import commit, corpus_sites, fixture_sites  # noqa: E402
 from skeleton.hierarchy.scoring import train_edge_model  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
@@ -69,14 +68,6 @@ def score(cs, pages, edge_model) -> dict:
     s = score_tree(page_id(pages[0].url), edges, root, truth, ignored_pages(meta, cs.start_url))
     return {"edge_f1": round(s.edges["all"].f1, 4), "l1_f1": round(s.edges["1"].f1, 4),
             "fetched_per_true": round(len(pages) / (len(truth) + 1), 3)}
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> None:

@@ -101,10 +101,9 @@ def main() -> None:
         rows.append(json.loads(out.strip().splitlines()[-1]))
         print(rows[-1], flush=True)
     if args.write:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True).stdout.strip()
+        from benchmarks.corpus import commit
         from skeleton.sew.model import load_model
-        RESULTS.write_text(json.dumps({"commit": commit, "model": load_model(None).edges.get("meta", {}),
+        RESULTS.write_text(json.dumps({"commit": commit(), "model": load_model(None).edges.get("meta", {}),
                                        "command": "python benchmarks/tree_scale.py --write",
                                        "rows": rows}, indent=1) + "\n")
         print(f"wrote {RESULTS}")
