@@ -15,7 +15,7 @@ class PageItem(scrapy.Item):
     crawl reached the page, not its place in the tree. The page's parent and depth
     in the skeleton are decided from every page's evidence once the crawl is done:
     ``scrapy tree`` (JSON, text, CSV) gives them. ``evidence`` holds what the page
-    says of its own place (``crumbs``, ``up``, ``trail``:
+    says of its own place (``crumbs``, ``up``, ``trail``, ``filed``, ``pager``:
     :mod:`skeleton.hierarchy.evidence`). ``nav_links`` lists the page's
     followable navigation links as ``{"url", "text", "parent"}`` dicts, where
     ``parent`` is the page itself or, in a nested table of contents, the URL of

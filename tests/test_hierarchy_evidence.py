@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from skeleton.hierarchy.evidence import (
-    MAX_URLS, breadcrumb, highlighted_trail, page_evidence, up_links,
+    MAX_URLS, breadcrumb, filed_under, highlighted_trail, page_evidence, up_links,
 )
 from skeleton.sew.dom import parse_html
 
@@ -201,6 +201,7 @@ def test_none_root() -> None:
     assert breadcrumb(None, PAGE) == []
     assert up_links(None, PAGE) == []
     assert highlighted_trail(None, PAGE) == []
+    assert filed_under(None, PAGE) == []
     assert page_evidence(None, PAGE) == {}
 
 
@@ -299,6 +300,32 @@ def test_trail_skips_fragments_javascript_and_malformed() -> None:
     assert highlighted_trail(page(f"<ul>{links}</ul>"), PAGE) == []
 
 
+# --- filed under ----------------------------------------------------------------
+
+POST = """<article class="post"><h1>A post</h1><footer>
+<span class="cat-links">Posted in <a href="/cat/photo/" rel="category tag">Photography</a>,
+<a href="/cat/travel/" rel="Category">Travel</a></span>
+<span class="tags-links">Tagged <a href="/tag/autumn/" rel="tag">autumn</a></span></footer></article>
+<aside><a href="/cat/food/">Food</a><a href="/categoryless/" rel="categoryless">x</a></aside>"""
+
+
+def test_a_single_article_declares_its_categories_not_its_tags() -> None:
+    assert filed_under(page(POST), PAGE) == ["http://ex.com/cat/photo/", "http://ex.com/cat/travel/"]
+    # a related-posts article beside the post, without category links, changes nothing
+    assert filed_under(page(POST + "<article><a href='/other/'>Other</a></article>"), PAGE) == [
+        "http://ex.com/cat/photo/", "http://ex.com/cat/travel/"]
+    # outside any article (a theme without <article>) the links count too
+    body = '<div>Filed under <a rel="category" href="/cat/photo/">Photography</a></div>'
+    assert filed_under(page(body), PAGE) == ["http://ex.com/cat/photo/"]
+
+
+def test_a_listing_of_excerpts_declares_nothing() -> None:
+    excerpt = '<article><a href="/p{0}/">P{0}</a> in <a rel="category tag" href="/cat/{0}/">C</a></article>'
+    assert filed_under(page(excerpt.format(1) + excerpt.format(2)), PAGE) == []
+    assert filed_under(page(excerpt.format(1) + excerpt.format(1)), PAGE) == []
+    assert "filed" not in page_evidence(page(excerpt.format(1) + excerpt.format(2)), PAGE)
+
+
 # --- page_evidence ----------------------------------------------------------------
 
 def test_page_evidence_omits_empty_lists() -> None:
@@ -306,6 +333,7 @@ def test_page_evidence_omits_empty_lists() -> None:
     assert page_evidence(page(body), PAGE) == {
         "up": ["http://ex.com/docs/guide/sql-commands.html"], "trail": ["http://ex.com/docs/"]}
     assert page_evidence(page("<p>plain</p>"), PAGE) == {}
+    assert page_evidence(page(POST), PAGE)["filed"] == ["http://ex.com/cat/photo/", "http://ex.com/cat/travel/"]
 
 
 # --- never raises ---------------------------------------------------------------

@@ -8,6 +8,7 @@ from skeleton.hierarchy.pagination import (fold_listings, is_pager_link, is_page
                                            same_listing)
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.hierarchy.views import view_pages
+from skeleton.sew.model import load_model
 from skeleton.sew.dom import parse_html
 
 B = "http://s.test/"
@@ -164,3 +165,19 @@ def test_bad_pager_input_gives_no_pager_and_never_raises():
     pages = {B: {}, B + "cat.html": {"evidence": "x"}, B + "cat2.html": {"evidence": {"pager": "cat.html"}},
              B + "cat3.html": {"evidence": {"pager": [None, 3, B + "cat.html"]}}}
     assert listing_heads(B, pages) == {B + "cat3.html": B + "cat.html"}
+
+
+def test_the_category_a_post_says_it_is_filed_in_is_named_and_wins_over_its_tags():
+    pages = {B: record(), B + "cat/": record(), B + "tag/a/": record(), B + "tag/b/": record(),
+             B + "post/": record(filed=[B + "cat/"])}
+    offers = {B + "cat/": [offer(B, "menu")], B + "tag/a/": [offer(B, "cloud")],
+              B + "tag/b/": [offer(B, "cloud")],
+              B + "post/": [offer(B + "cat/", "cat-list"), offer(B + "tag/a/", "a-list"),
+                            offer(B + "tag/b/", "b-list")]}
+    cands = candidate_edges(B, pages, offers)
+    rows = dict(zip(cands.edges, cands.rows))
+    named = FEATURES.index("named")
+    assert rows[(B + "cat/", B + "post/")][named] == 1.0
+    assert rows[(B + "tag/a/", B + "post/")][named] == 0.0
+    tree = resolve_tree(B, pages, offers, load_model(None).edges)
+    assert tree[B + "post/"]["parent"] == B + "cat/"

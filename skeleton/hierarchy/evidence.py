@@ -1,7 +1,7 @@
 """Evidence the site gives about a page's place: what one parsed page says about
 where it sits in its site's hierarchy.
 
-Three kinds of evidence, each a list of absolute URLs read from one page:
+The kinds of evidence, each a list of absolute URLs read from one page:
 
 * ``breadcrumb``: the page's breadcrumb trail, outermost (home) first: schema.org
   ``BreadcrumbList`` in JSON-LD, then in microdata, then breadcrumb markup
@@ -14,6 +14,9 @@ Three kinds of evidence, each a list of absolute URLs read from one page:
 * ``highlighted_trail``: the items the page's own menus and sidebars mark as
   current (``aria-current``, class tokens in ``CURRENT_CLASS_TOKENS``), outermost
   (shallowest in the DOM) first.
+* ``filed_under``: the sections a single article declares it is filed in: links
+  with a ``rel`` token "category" (WordPress's "Posted in" ``rel="category tag"``),
+  when they sit in one article (on a listing every excerpt has its own: none).
 * ``pager_links``: the other pages of the listing the page is a page of (its
   pager's numbers, arrows, next/previous links;
   :func:`skeleton.hierarchy.pagination.is_pager_link`), in document order.
@@ -46,7 +49,7 @@ from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 __all__ = [
     "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
     "CURRENT_CLASS_TOKENS", "MARKED_ITEM_TAGS", "NAV_PANEL_CLASSES",
-    "breadcrumb", "up_links", "highlighted_trail", "pager_links", "page_evidence",
+    "breadcrumb", "up_links", "highlighted_trail", "filed_under", "pager_links", "page_evidence",
 ]
 
 #: Most URLs one function returns.
@@ -118,6 +121,10 @@ UP_PANEL_XPATH = UP_XPATH + ' | //div[contains(@class, "navheader") or contains(
 ARIA_CURRENT_XPATH = "//@aria-current/.."
 #: the candidate pager links: anchors and ``link`` elements with a ``rel``
 PAGER_XPATH = "//a[@href] | //link[@href][@rel]"
+#: links that may declare the page's category (``rel`` tokens are checked in Python)
+FILED_XPATH = '//a[@href][contains(@rel, "ategory")] | //link[@href][contains(@rel, "ategory")]'
+#: the ``rel`` token of a link to the section a page is filed in
+FILED_REL = "category"
 #: Pre-check word -> the XPath substring finding it in a class whatever the case of
 #: its first letter ("Active"): every token of ``CURRENT_CLASS_TOKENS`` has one.
 _CURRENT_MARKERS = {"active": "ctive", "current": "urrent", "selected": "elected"}
@@ -140,6 +147,8 @@ _UP = etree.XPath(UP_XPATH)
 _UP_PANEL = etree.XPath(UP_PANEL_XPATH)
 _ARIA_CURRENT = etree.XPath(ARIA_CURRENT_XPATH)
 _PAGER = etree.XPath(PAGER_XPATH)
+_FILED = etree.XPath(FILED_XPATH)
+_ARTICLE = etree.XPath("ancestor::article[1]")
 #: a marked item's own link: its first link not inside a list nested in the item
 _LIST_DEPTH = etree.XPath("count(ancestor-or-self::ul | ancestor-or-self::ol)")
 _OWN_LINK = etree.XPath("(descendant::a[@href][not(@hreflang)][count(ancestor::ul | ancestor::ol) = $n])[1]/@href",
@@ -458,6 +467,19 @@ def _highlighted_trail(page: _Page) -> list[str]:
     return _clean((href for _, _, href in found), page)
 
 
+# --- filed under ------------------------------------------------------------------
+
+def _filed_under(page: _Page) -> list[str]:
+    if not page.mentions(FILED_REL):
+        return []
+    links = [element for element in _FILED(page.root)
+             if FILED_REL in {token.lower() for token in _tokens(element.get("rel"))}]
+    # one article's "Posted in"; on a listing every excerpt has its own: no evidence
+    if len({id(a[0]) if (a := _ARTICLE(element)) else None for element in links}) > 1:
+        return []
+    return _clean((element.get("href") for element in links), page)
+
+
 # --- pager ------------------------------------------------------------------------
 
 def _pager_links(page: _Page) -> list[str]:
@@ -506,6 +528,14 @@ def highlighted_trail(root: etree._Element | None, page_url: str) -> list[str]:
     return [] if root is None else _highlighted_trail(_Page(root, page_url))
 
 
+def filed_under(root: etree._Element | None, page_url: str) -> list[str]:
+    """URLs of the sections the page declares it is filed in, in document order:
+    ``a``/``link`` elements with a ``rel`` token "category" (case-insensitive), when
+    all of them sit in one ``article`` (or none does): on a listing, where each
+    excerpt names its own category, the page declares nothing."""
+    return [] if root is None else _filed_under(_Page(root, page_url))
+
+
 def pager_links(root: etree._Element | None, page_url: str) -> list[str]:
     """URLs of the other pages of the listing this page is a page of, in document
     order: links (``a``, ``link``) whose text is a page number, arrows or a
@@ -517,11 +547,11 @@ def pager_links(root: etree._Element | None, page_url: str) -> list[str]:
 
 def page_evidence(root: etree._Element | None, page_url: str) -> dict[str, list[str]]:
     """``{"crumbs": breadcrumb(...), "up": up_links(...), "trail": highlighted_trail(...),
-    "pager": pager_links(...)}`` with the empty lists left out (one pre-check pass
-    shared by them)."""
+    "filed": filed_under(...), "pager": pager_links(...)}`` with the empty lists left
+    out (one pre-check pass shared by them)."""
     if root is None:
         return {}
     page = _Page(root, page_url)
     evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page),
-                "pager": _pager_links(page)}
+                "filed": _filed_under(page), "pager": _pager_links(page)}
     return {name: urls for name, urls in evidence.items() if urls}

@@ -89,9 +89,10 @@ def _host(url: str) -> str:
         return ""
 
 
-def _evidence(child: str, record: Mapping[str, Any]) -> tuple[list[str], set[str], list[str], set[str]]:
-    """The child's breadcrumb, up links, highlighted trail (same-host URLs only: a
-    site names its own pages) and navigation link URLs."""
+def _evidence(child: str, record: Mapping[str, Any]) -> tuple[list[str], set[str], list[str], set[str], set[str]]:
+    """The child's breadcrumb, up links, highlighted trail, the sections it says it
+    is filed in (same-host URLs only: a site names its own pages) and its navigation
+    link URLs."""
     ev = record.get("evidence") or {}
     host = _host(child)
 
@@ -99,7 +100,7 @@ def _evidence(child: str, record: Mapping[str, Any]) -> tuple[list[str], set[str
         return [u for u in urls or [] if isinstance(u, str) and _host(u) == host]
 
     links = {link.get("url") for link in record.get("nav_links") or [] if isinstance(link, Mapping)}
-    return own(ev.get("crumbs")), set(own(ev.get("up"))), own(ev.get("trail")), links
+    return own(ev.get("crumbs")), set(own(ev.get("up"))), own(ev.get("trail")), set(own(ev.get("filed"))), links
 
 
 #: the figures of a named-only edge's missing offer (sizes and dirs come from the child's other offers)
@@ -108,9 +109,10 @@ _NO_OFFER: Mapping[str, Any] = {"level": 1, "toc": 0, "alpha": 0, "inside": 0.0,
 
 def _named(child: str, record: Mapping[str, Any]) -> set[str]:
     """The parents the child's own evidence names: the last breadcrumb entry, an up
-    link, the innermost highlighted menu item (any kind of evidence alike)."""
-    crumbs, up, trail, _ = _evidence(child, record)
-    return set(up) | ({crumbs[-1]} if crumbs else set()) | ({trail[-1]} if trail else set())
+    link, the innermost highlighted menu item, a section it says it is filed in (any
+    kind of evidence alike)."""
+    crumbs, up, trail, filed, _ = _evidence(child, record)
+    return up | filed | ({crumbs[-1]} if crumbs else set()) | ({trail[-1]} if trail else set())
 
 
 def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
@@ -162,7 +164,7 @@ def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
     out_edges: list[tuple[str, str]] = []
     for child in sorted(per_child):
         cands = per_child[child]
-        crumbs, up, trail, links = _evidence(child, pages[child])
+        crumbs, up, trail, _, links = _evidence(child, pages[child])
         offerers_all = {o.get("from") for e in cands for o in by_edge[e]}
         stats = {}
         for edge in cands:
