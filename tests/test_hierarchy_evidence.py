@@ -167,6 +167,32 @@ SPHINX_RELBAR = """<div class="related" role="navigation" aria-label="related na
     <li class="nav-item nav-item-this"><a href="">Page</a></li></ul></div>"""
 
 
+PHPBB_NAV = """<table><tr><td><span class="nav"><a href="./index.html" class="nav">Board Index</a>
+&raquo; <a href="./index.html#c3" class="nav">Software</a> &raquo; <a href="./viewforum-f11.html"
+class="nav">Programming</a> &raquo; <a href="./viewforum-f12.html" class="nav">Python</a></span></td></tr></table>"""
+
+
+def test_plain_text_trail_from_the_home_page() -> None:
+    forum = "http://ex.com/viewtopic-t5.html"
+    assert breadcrumb(page(PHPBB_NAV), forum) == [
+        "http://ex.com/", "http://ex.com/viewforum-f11.html", "http://ex.com/viewforum-f12.html"]
+    # the page's own title after the last separator, unlinked
+    body = '<p><a href="/">Home</a> &gt; <a href="/news/">News</a> &gt; Storm hits coast</p>'
+    assert breadcrumb(page(body), "http://ex.com/news/storm.html") == ["http://ex.com/", "http://ex.com/news/"]
+
+
+def test_menus_and_trails_not_from_home_are_no_breadcrumb() -> None:
+    menu = '<p><a href="/">Home</a> | <a href="/about/">About</a> | <a href="/contact/">Contact</a></p>'
+    assert breadcrumb(page(menu), PAGE) == []
+    not_home = '<p><a href="/a/">A</a> &raquo; <a href="/a/b/">B</a></p>'
+    assert breadcrumb(page(not_home), PAGE) == []
+    single = '<p><a href="/">Home</a> &raquo; plain text only</p>'
+    assert breadcrumb(page(single), PAGE) == []
+    # a marked-up breadcrumb wins over a plain-text trail
+    marked = '<nav aria-label="Breadcrumb"><a href="/docs/">Docs</a></nav>'
+    assert breadcrumb(page(PHPBB_NAV + marked), PAGE) == ["http://ex.com/docs/"]
+
+
 def test_sphinx_relbar_nav_items() -> None:
     root = page(SPHINX_RELBAR + "<p>text</p>" + SPHINX_RELBAR.replace('accesskey="U"', ""))
     assert breadcrumb(root, PAGE) == ["http://ex.com/docs/", "http://ex.com/docs/guide/"]

@@ -181,3 +181,17 @@ def test_the_category_a_post_says_it_is_filed_in_is_named_and_wins_over_its_tags
     assert rows[(B + "tag/a/", B + "post/")][named] == 0.0
     tree = resolve_tree(B, pages, offers, load_model(None).edges)
     assert tree[B + "post/"]["parent"] == B + "cat/"
+
+
+def test_a_declared_parent_outranks_a_highlighted_menu_item():
+    pages = {B: record(), B + "about/": record(),
+             B + "about/maps.html": record(crumbs=[B, B + "about/"], trail=[B]),
+             B + "news.html": record(trail=[B])}
+    offers = {B + "about/": [offer(B, "menu")],
+              B + "about/maps.html": [offer(B, "menu"), offer(B + "about/", "about-list")],
+              B + "news.html": [offer(B, "menu")]}
+    rows = dict(zip(*(lambda c: (c.edges, c.rows))(candidate_edges(B, pages, offers))))
+    named = FEATURES.index("named")
+    assert rows[(B + "about/", B + "about/maps.html")][named] == 1.0
+    assert rows[(B, B + "about/maps.html")][named] == 0.0  # the trail names home: overruled
+    assert rows[(B, B + "news.html")][named] == 1.0  # a trail alone still names

@@ -7,7 +7,9 @@ The kinds of evidence, each a list of absolute URLs read from one page:
   ``BreadcrumbList`` in JSON-LD, then in microdata, then breadcrumb markup
   (``aria-label``/class/id containing "crumb", MkDocs Material's ``md-path``,
   RDFa ``typeof="BreadcrumbList"``), then Sphinx's relbar (``div.related
-  li.nav-item``): the first source that gives any URL wins.
+  li.nav-item``), then a plain-text trail (sibling links joined by one separator
+  such as "»" or ">", starting at a site's home: phpBB, older CMS and news
+  portals): the first source that gives any URL wins.
 * ``up_links``: the page's declared parent: ``rel="up"`` on ``link``/``a``,
   ``accesskey="u"`` (DocBook, Texinfo, gtk-doc, Sphinx), and an ``a`` whose text
   is "Up" in a navigation header/footer.
@@ -44,6 +46,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from ..sew.urls import resolve
+from ..sew.nesting import INDEX_NAMES
 from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 
 __all__ = [
@@ -121,6 +124,10 @@ UP_PANEL_XPATH = UP_XPATH + ' | //div[contains(@class, "navheader") or contains(
 ARIA_CURRENT_XPATH = "//@aria-current/.."
 #: the candidate pager links: anchors and ``link`` elements with a ``rel``
 PAGER_XPATH = "//a[@href] | //link[@href][@rel]"
+#: separators of a plain-text breadcrumb ("Home » Forum » Topic"); "|" and "·" join menus
+CRUMB_SEPARATORS = frozenset({"»", "›", ">", "→", "::"})
+#: a link followed by a sibling link: the start of a possible plain-text trail
+SEPARATED_XPATH = "//a[@href][following-sibling::*[1][self::a[@href]]]"
 #: links that may declare the page's category (``rel`` tokens are checked in Python)
 FILED_XPATH = '//a[@href][contains(@rel, "ategory")] | //link[@href][contains(@rel, "ategory")]'
 #: the ``rel`` token of a link to the section a page is filed in
@@ -148,6 +155,7 @@ _UP_PANEL = etree.XPath(UP_PANEL_XPATH)
 _ARIA_CURRENT = etree.XPath(ARIA_CURRENT_XPATH)
 _PAGER = etree.XPath(PAGER_XPATH)
 _FILED = etree.XPath(FILED_XPATH)
+_SEPARATED = etree.XPath(SEPARATED_XPATH)
 _ARTICLE = etree.XPath("ancestor::article[1]")
 #: a marked item's own link: its first link not inside a list nested in the item
 _LIST_DEPTH = etree.XPath("count(ancestor-or-self::ul | ancestor-or-self::ol)")
@@ -408,9 +416,41 @@ def _markup_crumbs(page: _Page) -> list[str]:
     return []
 
 
+def _is_home(href: str | None, page: _Page) -> bool:
+    """Does ``href`` point to a site's home (path ``/`` or an index file there)?"""
+    try:
+        path = urlsplit(_absolute(href or "", page.url)).path
+    except ValueError:
+        return False
+    name = path.rsplit("/", 1)[-1]
+    return path.count("/") == 1 and (not name or name.lower() in INDEX_NAMES)
+
+
+def _separator_crumbs(page: _Page) -> list[str]:
+    """The first run of two or more sibling links joined by one separator each
+    (``CRUMB_SEPARATORS``) whose first link is a site's home."""
+    done: set[int] = set()
+    for first in _SEPARATED(page.root):
+        if id(first) in done or not _is_home(first.get("href"), page):
+            continue
+        run = [first]
+        while (run[-1].tail or "").strip() in CRUMB_SEPARATORS and len(run) <= MAX_CRUMB_LINKS:
+            following = run[-1].getnext()
+            if following is None or following.tag != "a" or following.get("href") is None:
+                break
+            run.append(following)
+        done.update(id(a) for a in run)
+        if len(run) >= 2:
+            urls = _clean((a.get("href") for a in run), page)
+            if urls:
+                return urls
+    return []
+
+
 def _breadcrumb(page: _Page) -> list[str]:
     return (_jsonld_crumbs(page) or _microdata_crumbs(page) or _markup_crumbs(page)
-            or (_clean(_SPHINX_RELBAR(page.root), page) if page.mentions("related") else []))
+            or (_clean(_SPHINX_RELBAR(page.root), page) if page.mentions("related") else [])
+            or _separator_crumbs(page))
 
 
 def _is_up(element: etree._Element) -> bool:

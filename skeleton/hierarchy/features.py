@@ -109,10 +109,12 @@ _NO_OFFER: Mapping[str, Any] = {"level": 1, "toc": 0, "alpha": 0, "inside": 0.0,
 
 def _named(child: str, record: Mapping[str, Any]) -> set[str]:
     """The parents the child's own evidence names: the last breadcrumb entry, an up
-    link, the innermost highlighted menu item, a section it says it is filed in (any
-    kind of evidence alike)."""
+    link, a section it says it is filed in (declarations, any kind alike); only when
+    it declares none, the innermost highlighted menu item (a menu often highlights
+    an ancestor, the deepest item it shows)."""
     crumbs, up, trail, filed, _ = _evidence(child, record)
-    return up | filed | ({crumbs[-1]} if crumbs else set()) | ({trail[-1]} if trail else set())
+    declared = up | filed | ({crumbs[-1]} if crumbs else set())
+    return declared or ({trail[-1]} if trail else set())
 
 
 def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
