@@ -237,3 +237,35 @@ def test_response_classes(monkeypatch) -> None:
         spider = make_spider(mode="bfs")
         items, requests = respond(spider, BASE, b"<a href='x.html'>X</a>", cls=cls)
         assert items[0]["reason"] is None and len(requests) == 1
+
+
+def test_the_ancestors_a_page_declares_are_requested_even_without_a_navigation_link() -> None:
+    spider = make_spider(mode="sew")
+    body = b"""<html><body>
+      <nav aria-label="breadcrumb"><a href="../">Home</a> <a href="./">Guide</a>
+        <a href="http://example.org/site/guide/">off-site</a> <a href="/other/">out of scope</a></nav>
+      <link rel="up" href="chapter.html"><p>Some text, no menu.</p></body></html>"""
+    items, requests = respond(spider, BASE + "guide/install.html", body, meta={"depth": 2})
+    assert items[0]["evidence"]["crumbs"][:2] == [BASE, BASE + "guide/"]
+    urls = [r.url for r in requests]
+    assert BASE + "guide/" in urls and BASE + "guide/chapter.html" in urls
+    assert not [u for u in urls if "example.org" in u or "/other/" in u]
+    assert stat(spider, "skeleton/declared_followed") >= 2
+
+
+def test_find_skeleton_fetches_the_declared_ancestors_too() -> None:
+    from skeleton.sew.detect import Detection
+    from skeleton.sew.findskeleton import find_skeleton
+    from skeleton.sew.model import load_model
+
+    site = {BASE: b"<html><body><a href='guide/install.html'>Install</a></body></html>",
+            BASE + "guide/install.html": b"<html><body><nav aria-label='breadcrumb'><a href='../'>Home</a>"
+                                         b"<a href='./'>Guide</a></nav></body></html>",
+            BASE + "guide/": b"<html><body><p>The guide</p></body></html>"}
+
+    def detector(root, url, base, known, template):  # the root's one link is its navigation
+        from skeleton.sew.links import extract_links
+        return Detection(nav_sets=[extract_links(root, url)] if url == BASE else [])
+
+    pages = list(find_skeleton(BASE, site.get, load_model(None), detector=detector))
+    assert [p.url for p in pages] == [BASE, BASE + "guide/install.html", BASE + "guide/"]

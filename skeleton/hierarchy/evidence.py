@@ -53,6 +53,7 @@ __all__ = [
     "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
     "CURRENT_CLASS_TOKENS", "MARKED_ITEM_TAGS", "NAV_PANEL_CLASSES",
     "breadcrumb", "up_links", "highlighted_trail", "filed_under", "pager_links", "page_evidence",
+    "declared_places",
 ]
 
 #: Most URLs one function returns.
@@ -595,3 +596,16 @@ def page_evidence(root: etree._Element | None, page_url: str) -> dict[str, list[
     evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page),
                 "filed": _filed_under(page), "pager": _pager_links(page)}
     return {name: urls for name, urls in evidence.items() if urls}
+
+
+def declared_places(evidence: dict[str, list[str]]) -> list[str]:
+    """The pages a page's evidence declares as its ancestors, to be fetched even when
+    no navigation set links them (a section index only the breadcrumb names): its
+    breadcrumb entries, up links and ``filed`` sections, de-duplicated in that order.
+    The highlighted trail is left out: it is made of menu links, followed anyway."""
+    seen: dict[str, None] = {}
+    for name in ("crumbs", "up", "filed"):
+        for url in evidence.get(name) or ():
+            if isinstance(url, str):
+                seen.setdefault(url, None)
+    return list(seen)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from dataclasses import dataclass, field
 
-from skeleton.hierarchy.evidence import page_evidence
+from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import resolve_tree
 
@@ -87,9 +87,12 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                                      lambda u: None if in_scope(u, scope) and not trap_reason(u)
                                      else "skipped")
         edges = [(parent, child, depth + level) for child, _, parent, level in followed]
+        evidence = page_evidence(root, url) if root is not None else {}
         yield PageResult(url, depth, page_title(root), detection.is_navigation, edges,
-                         page_offers(url, detection.nav_sets, followed),
-                         page_evidence(root, url) if root is not None else {})
+                         page_offers(url, detection.nav_sets, followed), evidence)
+        # the ancestors the page declares are fetched too (as the spider does)
+        declared = [(url, place, depth + 1) for place in declared_places(evidence)
+                    if in_scope(place, scope) and not trap_reason(place)]
         if max_depth is not None and depth >= max_depth:
             continue
         if depth == 0 or context == "path":
@@ -98,7 +101,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             root_context = child_known, child_template
         elif context == "root":
             child_known, child_template = root_context
-        for _, child, child_depth in edges:
+        for _, child, child_depth in edges + declared:
             if max_depth is not None and child_depth > max_depth:
                 continue
             if child not in seen:

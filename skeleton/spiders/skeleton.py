@@ -26,7 +26,7 @@ from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
-from skeleton.hierarchy.evidence import page_evidence
+from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import html_response, shared_page
@@ -276,6 +276,18 @@ class SkeletonSpider(scrapy.Spider):
                 continue
             requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
                 META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known,
+                META_TEMPLATE: child_template}))
+        # the ancestors the page declares (breadcrumb, up, filed) are fetched even when
+        # no navigation set links them: a section index only the breadcrumb names
+        linked = {url for url, _, _, _ in links} | {page, final}
+        for url in declared_places(item["evidence"]):
+            if url in linked or self._skip_reason(url):
+                continue
+            if self.max_depth is not None and item["found_depth"] + 1 > self.max_depth:
+                break
+            self.crawler.stats.inc_value("skeleton/declared_followed")
+            requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
+                META_DEPTH: item["found_depth"] + 1, META_PARENT: page, META_KNOWN: child_known,
                 META_TEMPLATE: child_template}))
         return requests
 
