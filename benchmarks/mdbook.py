@@ -115,7 +115,10 @@ def main() -> None:
             for k in ("frames", "no_frames")}
     print(f"{'mean':16} {'':5} | {mean['frames']:15.3f} {'':18} | {mean['no_frames']:18.3f}")
     if args.out:
-        Path(args.out).write_text(json.dumps({"books": results, "mean_edge_f1": mean},
+        from benchmarks.corpus import commit
+        Path(args.out).write_text(json.dumps({"commit": commit(), "model": args.model or "shipped",
+                                              "command": "python benchmarks/mdbook.py --out " + args.out,
+                                              "books": results, "mean_edge_f1": mean},
                                              indent=1, sort_keys=True) + "\n")
 
 
