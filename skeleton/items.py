@@ -9,7 +9,8 @@ __all__ = ["PageItem"]
 class PageItem(scrapy.Item):
     """One fetched page of the crawl.
 
-    ``url`` is the canonical URL first requested for the page (before redirects),
+    ``url`` is the page's canonical final URL (after redirects; the URLs that
+    redirected to it are its aliases in Redis, :mod:`skeleton.hierarchy.aliases`),
     ``found_from`` the page whose navigation link led to it first (None for the
     base URL) and ``found_depth`` its crawl depth (0 for the base URL): how the
     crawl reached the page, not its place in the tree. The page's parent and depth

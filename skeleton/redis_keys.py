@@ -5,7 +5,8 @@ scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 (hash: page URL -> JSON page record), ``:offers`` (hash: child URL -> JSON list
 of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
 ``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
-"depth"}``, the tree resolved when the crawl finished) and ``:meta`` (hash: base, mode,
+"depth"}``, the tree resolved when the crawl finished), ``:aliases`` (hash: a URL that
+redirected -> the URL it redirected to, ``skeleton.middlewares.aliases``) and ``:meta`` (hash: base, mode,
 started, finished, finish_reason, ``edge_model`` (the crawl's JSON edge model),
 ``tree_pages`` (pages in the stored tree, set with it), and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
@@ -90,6 +91,10 @@ class CrawlKeys:
         return self._key("tree")
 
     @property
+    def aliases(self) -> str:
+        return self._key("aliases")
+
+    @property
     def meta(self) -> str:
         return self._key("meta")
 
@@ -124,6 +129,6 @@ class CrawlKeys:
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
-        return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.meta,
+        return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
                 self.leases, self.inflight)

@@ -1,7 +1,8 @@
 """The crawl's tree in Redis: read the recorded pages and offers, resolve, store.
 
 The pipeline stores the resolved tree in ``:tree`` when a crawl finishes; the
-commands read it, or resolve it on demand from ``:pages`` and ``:offers`` for a
+commands read it, or resolve it on demand from ``:pages``, ``:offers`` and
+``:aliases`` (:mod:`skeleton.hierarchy.aliases`) for a
 crawl that has not finished, with the edge model recorded in the crawl's meta.
 Thin glue around the pure :func:`skeleton.hierarchy.resolve.resolve_tree`.
 """
@@ -10,11 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
 from skeleton.redis_keys import CrawlKeys
 
-__all__ = ["load_hash", "stored_offers", "resolve_recorded_tree", "store_tree", "crawl_edges"]
+__all__ = ["load_hash", "stored_offers", "stored_aliases", "resolve_recorded_tree", "store_tree", "crawl_edges"]
 
 
 def _text(value: Any) -> str:
@@ -52,7 +54,13 @@ def resolve_recorded_tree(server: Any, keys: CrawlKeys, root: str,
     """The tree (child -> ``{"parent", "depth"}``) resolved from the crawl's pages and offers."""
     pages = load_hash(server, keys.pages) if pages is None else pages
     offers = {child: stored_offers(raw) for child, raw in load_hash(server, keys.offers).items()}
+    root, pages, offers = apply_aliases(root, pages, offers, stored_aliases(server, keys))
     return resolve_tree(root, pages, offers, edge_model or None)
+
+
+def stored_aliases(server: Any, keys: CrawlKeys) -> dict[str, str]:
+    """The crawl's redirects (``:aliases``: alias -> target URL)."""
+    return {_text(alias): _text(target) for alias, target in server.hscan_iter(keys.aliases, count=1000)}
 
 
 def store_tree(server: Any, keys: CrawlKeys, tree: dict[str, dict[str, Any]]) -> None:

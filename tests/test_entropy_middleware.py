@@ -178,9 +178,9 @@ def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_k
     page = b"<html><title>Cats</title><body><p>The cat sat. 2024</p><script>dog()</script></html>"
     mw.process_spider_input(response("http://h/a", page))
     mw.process_spider_input(response("http://h/a", page))  # a retry
-    # a redirect is counted under the first URL of the chain, canonicalised
-    mw.process_spider_input(response("http://h/final", b"<p>cat food</p>",
-                                     meta={"redirect_urls": ["http://H/b#x", "http://h/final"]}))
+    # a redirect is counted under the final URL, canonicalised, as the spider records it
+    mw.process_spider_input(response("http://H/b#x", b"<p>cat food</p>",
+                                     meta={"redirect_urls": ["http://h/first", "http://h/mid"]}))
     for skipped in (response("http://h/c.png", b"\x89PNG\r\n", "image/png"),
                     response("http://h/404", b"<p>missing</p>", status=404)):
         mw.process_spider_input(skipped)

@@ -191,15 +191,16 @@ def test_depth_limit() -> None:
     assert stat(spider, "skeleton/depth_limited") == 2
 
 
-def test_redirected_page_keeps_its_first_url() -> None:
+def test_a_redirected_page_is_recorded_under_its_final_url() -> None:
     spider = make_spider(mode="bfs")
-    first = "http://127.0.0.1:9/site/old"
+    first, final = "http://127.0.0.1:9/site/old", "http://127.0.0.1:9/site/new/"
     meta = {"redirect_urls": [first, "http://127.0.0.1:9/site/mid"], "skeleton_depth": 1}
-    items, requests = respond(spider, "http://127.0.0.1:9/site/new/", b"<a href='p.html'>P</a>"
-                              b"<a href='http://127.0.0.1:9/site/old'>self</a>", meta=meta)
-    assert items[0]["url"] == first
-    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/new/p.html"]
-    assert requests[0].meta["skeleton_parent"] == first
+    items, requests = respond(spider, final, b"<a href='p.html'>P</a>"
+                              b"<a href='http://127.0.0.1:9/site/old'>self</a>"
+                              b"<a href='http://127.0.0.1:9/site/mid'>self too</a>", meta=meta)
+    assert items[0]["url"] == final
+    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/new/p.html"]  # aliases are the page
+    assert requests[0].meta["skeleton_parent"] == final
 
 
 def test_errors_in_analysis_give_a_leaf(monkeypatch) -> None:

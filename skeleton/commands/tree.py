@@ -15,7 +15,8 @@ from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl,
 from skeleton.redis_keys import CrawlKeys
 from skeleton.tree import build_tree, render_csv, render_text
 from skeleton.hierarchy.scoring import EdgeModelError
-from skeleton.tree_store import crawl_edges
+from skeleton.hierarchy.aliases import final_url
+from skeleton.tree_store import crawl_edges, stored_aliases
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
 
@@ -27,7 +28,7 @@ def crawl_tree(server: Any, keys: CrawlKeys,
     """The nested tree of a recorded crawl's fetched ``pages``, from its base URL
     along the resolved tree (stored when the crawl finished, else resolved now from
     every page's offers); a usage error if the root page was not fetched."""
-    root = text(server.hget(keys.meta, "base"))
+    root = final_url(text(server.hget(keys.meta, "base")), stored_aliases(server, keys))
     try:
         edges = crawl_edges(server, keys, dict(pages))
     except EdgeModelError as exc:

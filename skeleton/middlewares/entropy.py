@@ -5,7 +5,7 @@ response (2xx, HTML or no content type, parsable), it extracts the page's terms
 (:mod:`skeleton.entropy.terms`) and counts the page with :data:`UPDATE_SCRIPT`,
 one Lua script per page, hence atomic:
 
-* idempotent: the page's canonical URL (the first URL of a redirect chain, as
+* idempotent: the page's canonical URL (the final URL of a redirect chain, as
   the spider records it) goes into ``:entropy_pages``; a URL already there changes
   nothing (a retry, a second worker, a resumed crawl);
 * cost proportional to the page's distinct terms: each term's sufficient
@@ -277,8 +277,7 @@ class EntropyMiddleware:
             counts = page_text(page, self.stop).counts(self.max_terms)
         else:
             counts = page_terms(page.root, self.stop, self.max_terms)
-        first_url = response.meta.get("redirect_urls", [response.url])[0]
-        url = canonical(first_url) or response.url
+        url = canonical(response.url) or response.url  # the final URL, as the spider records it
         try:
             counted, page.weights = self.store.count_page(url, counts)
         except redis.RedisError as exc:

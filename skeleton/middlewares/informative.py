@@ -201,7 +201,7 @@ class InformativeMiddleware:
             else:
                 self._inc("pages_too_large")
         targets = link_targets(text, final)
-        linked = self._exchange(targets, first, kept)
+        linked = self._exchange(targets, final, kept)
         known = sum(1 for t in targets if t in linked)
         self._inc("linked_known", known)
         self._inc("linked_unknown", sum(1 for t in targets if t) - known)

@@ -188,7 +188,9 @@ class SkeletonSpider(scrapy.Spider):
             return
         self.pages_seen += 1
         stats.inc_value("skeleton/pages")
-        url = canonical(first_url) or response.url
+        # one page, one node: the page is recorded under its final URL; the URLs that
+        # redirected to it are its aliases (skeleton.middlewares.aliases)
+        url = canonical(response.url) or canonical(first_url) or response.url
         depth = int(response.meta.get(META_DEPTH, 0))
         item = PageItem(url=url, found_from=response.meta.get(META_PARENT), found_depth=depth,
                         title="", is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
@@ -262,7 +264,8 @@ class SkeletonSpider(scrapy.Spider):
         else:
             raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)]
             nav_sets = []
-        links = self._followable(raw, page, final)
+        chain = [canonical(u) for u in response.meta.get("redirect_urls", [])]
+        links = self._followable(raw, page, final, *filter(None, chain))
         item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
         item["offers"] = page_offers(page, nav_sets, links)
         item["is_navigation"] = bool(links) if self.mode == "bfs" else bool(detection.nav_sets)
@@ -279,7 +282,7 @@ class SkeletonSpider(scrapy.Spider):
                 META_TEMPLATE: child_template}))
         # the ancestors the page declares (breadcrumb, up, filed) are fetched even when
         # no navigation set links them: a section index only the breadcrumb names
-        linked = {url for url, _, _, _ in links} | {page, final}
+        linked = {url for url, _, _, _ in links} | {page, final, *chain}
         for url in declared_places(item["evidence"]):
             if url in linked or self._skip_reason(url):
                 continue
@@ -302,9 +305,10 @@ class SkeletonSpider(scrapy.Spider):
         return f"trap/{reason}" if reason else None
 
     def _followable(self, raw: list[NavLink], page: str,
-                    final: str) -> list[tuple[str, str, str, int]]:
-        """Links worth following (``edges.followed_links``), counting what is skipped."""
-        links, reasons = followed_links(raw, page, self._skip_reason, (final,))
+                    *aliases: str) -> list[tuple[str, str, str, int]]:
+        """Links worth following (``edges.followed_links``; ``aliases``: the page's
+        other URLs), counting what is skipped."""
+        links, reasons = followed_links(raw, page, self._skip_reason, aliases)
         for reason in reasons:
             self.crawler.stats.inc_value(f"skeleton/{reason}")
         return links

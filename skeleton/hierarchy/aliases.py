@@ -1,0 +1,88 @@
+"""One page, one node: URLs that redirect are aliases of the page they lead to.
+
+A page is recorded under its final URL (after HTTP redirects and meta refreshes);
+every URL of the redirect chain is an *alias* of it (``/WORLD`` -> ``/WORLD/``),
+recorded by the crawl (:mod:`skeleton.middlewares.aliases`) whether or not the
+redirected request was fetched again (when ``/WORLD/`` was already fetched from
+another link, the dupefilter drops it). Before the tree is resolved, every URL in
+the pages and offers is replaced by the page it leads to, so an offer made to an
+alias is an offer to the node.
+
+Chains are followed (``/a`` -> ``/b`` -> ``/c``) for at most ``MAX_HOPS`` hops; a
+URL whose chain loops (``/a`` -> ``/b`` -> ``/a``) or runs longer stays itself. Pure and
+order-free: the result depends only on the pages, offers and aliases.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["MAX_HOPS", "apply_aliases", "final_url"]
+
+#: hops of a redirect chain followed (Scrapy's own limit is ``REDIRECT_MAX_TIMES`` = 20)
+MAX_HOPS = 20
+
+
+def final_url(url: str, aliases: Mapping[str, str]) -> str:
+    """The URL ``url`` leads to through ``aliases`` (alias -> target); ``url``
+    itself when its chain loops or runs longer than ``MAX_HOPS``."""
+    start, seen = url, {url}
+    for _ in range(MAX_HOPS):
+        target = aliases.get(url)
+        if not isinstance(target, str) or not target:
+            return url
+        if target in seen:
+            return start
+        seen.add(target)
+        url = target
+    return start
+
+
+def apply_aliases(root: str, pages: Mapping[str, Any],
+                  offers: Mapping[str, Sequence[Mapping[str, Any]]],
+                  aliases: Mapping[str, str]
+                  ) -> tuple[str, dict[str, Any], dict[str, list[Mapping[str, Any]]]]:
+    """``(root, pages, offers)`` with every URL replaced by the page it leads to.
+
+    Pages recorded under an alias (by an earlier version) move to their final URL
+    unless that URL has its own record. Offers to an alias join the final URL's;
+    an offer's ``from`` and ``parent`` are replaced too; an offer from a page to
+    itself is dropped, and two offers of one child with the same ``from`` and
+    ``parent`` are kept once (the first in JSON order, so arrival order never matters)."""
+    if not aliases:
+        return root, dict(pages), {child: list(os_) for child, os_ in offers.items()}
+    cache: dict[str, str] = {}
+
+    def final(url: Any) -> Any:
+        if not isinstance(url, str):
+            return url
+        if url not in cache:
+            cache[url] = final_url(url, aliases)
+        return cache[url]
+
+    moved: dict[str, Any] = {}
+    for url in sorted(pages):
+        target = final(url)
+        if target == url:
+            moved[url] = pages[url]
+        elif target not in pages:
+            moved.setdefault(target, pages[url])  # the smallest alias's record
+    merged: dict[str, dict[tuple[Any, Any], Mapping[str, Any]]] = {}
+    for child in sorted(offers):
+        target = final(child)
+        for offer in offers[child]:
+            origin, parent = final(offer.get("from")), final(offer.get("parent"))
+            if origin == target or parent == target:
+                continue
+            renamed = {**offer, "from": origin, "parent": parent}
+            kept = merged.setdefault(target, {})
+            key = (origin, parent)
+            if key not in kept or _order(renamed) < _order(kept[key]):
+                kept[key] = renamed
+    return final(root), moved, {child: [kept[k] for k in sorted(kept, key=str)]
+                                for child, kept in merged.items()}
+
+
+def _order(offer: Mapping[str, Any]) -> str:
+    return json.dumps(offer, sort_keys=True, default=str)

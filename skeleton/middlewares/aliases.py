@@ -1,0 +1,98 @@
+"""Records every redirect of the crawl in Redis, so a URL that redirects is an alias.
+
+A downloader middleware placed after Scrapy's ``RedirectMiddleware`` (600) and
+``MetaRefreshMiddleware`` (580) in the download direction, so it sees each
+response before they turn it into a new request: for a 301/302/303/307/308 with a
+``Location`` on the crawl's own host, and for an HTML page whose meta refresh
+leads to another page of the host (within ``METAREFRESH_MAXDELAY``), it records
+``alias -> target`` (both canonical) in ``skeleton:{crawl}:aliases``. The record
+is made whether or not the redirected request is fetched again: when its target
+was already fetched from another link, the dupefilter drops it, and the alias is
+what keeps the offer made to it (:mod:`skeleton.hierarchy.aliases`).
+
+A Redis error is logged once per response and counted
+(``skeleton/aliases/errors``); the crawl goes on (the pipeline stops it if Redis
+is gone for good). Stats: ``skeleton/aliases/recorded``. Switch it off with
+``SKELETON_ALIASES_ENABLED = False``.
+"""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Self
+from urllib.parse import urljoin, urlsplit
+
+import redis
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Request, Response
+from scrapy.utils.response import get_meta_refresh
+
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.sew.urls import canonical
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["REDIRECT_STATUSES", "RedirectAliasMiddleware", "redirect_target"]
+
+logger = logging.getLogger(__name__)
+
+#: HTTP statuses that move a page (Scrapy's RedirectMiddleware follows the same)
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+
+def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float) -> str | None:
+    """The canonical URL ``response`` redirects to on the same host, else None."""
+    target = None
+    if response.status in REDIRECT_STATUSES and b"Location" in response.headers:
+        location = response.headers[b"Location"].decode("latin-1", "replace")
+        target = urljoin(request_url, location)
+    elif isinstance(response, HtmlResponse) and 200 <= response.status < 300:
+        try:
+            interval, url = get_meta_refresh(response)
+        except (ValueError, TypeError):
+            return None
+        if url and interval is not None and interval < meta_refresh_max_delay:
+            target = url
+    if not target:
+        return None
+    try:
+        same_host = urlsplit(target).netloc.lower() == urlsplit(request_url).netloc.lower()
+    except ValueError:
+        return None
+    final = canonical(target) if same_host else None
+    return final if final and final != canonical(request_url) else None
+
+
+class RedirectAliasMiddleware:
+    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys,
+                 meta_refresh_max_delay: float) -> None:
+        self.crawler = crawler
+        self.server = server
+        self.keys = keys
+        self.meta_refresh_max_delay = meta_refresh_max_delay
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("SKELETON_ALIASES_ENABLED", True):
+            raise NotConfigured("SKELETON_ALIASES_ENABLED is off")
+        keys = getattr(crawler.spider, "keys", None)
+        if not isinstance(keys, CrawlKeys):
+            raise NotConfigured("RedirectAliasMiddleware works with the skeleton spider only")
+        max_delay = (settings.getfloat("METAREFRESH_MAXDELAY", 100)
+                     if settings.getbool("METAREFRESH_ENABLED", True) else -1.0)
+        return cls(crawler, connect(settings), keys, max_delay)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        source = canonical(request.url)
+        target = redirect_target(request.url, response, self.meta_refresh_max_delay) if source else None
+        if target:
+            stats = self.crawler.stats
+            try:
+                self.server.hset(self.keys.aliases, source, target)
+                stats.inc_value("skeleton/aliases/recorded")
+            except redis.RedisError as exc:
+                logger.warning("could not record the redirect of %s: %s", source, exc)
+                stats.inc_value("skeleton/aliases/errors")
+        return response
