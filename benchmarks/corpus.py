@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,3 +46,14 @@ def commit() -> str:
                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def serve(folder: Path, port: int = 8000) -> subprocess.Popen:
+    """Serve ``folder`` with ``python -m http.server`` on 127.0.0.1:``port``."""
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                             "--directory", str(folder)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    time.sleep(1.0)
+    if proc.poll() is not None:
+        raise SystemExit(f"cannot serve {folder} on 127.0.0.1:{port} (port busy?)")
+    return proc

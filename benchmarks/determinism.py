@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from benchmarks.corpus import CorpusSite, commit, corpus_sites  # noqa: E402
+from benchmarks.corpus import CorpusSite, commit, corpus_sites, serve  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "determinism.json"
@@ -55,16 +55,6 @@ def code_fingerprint() -> str:
         if path.is_file() and path.suffix in (".py", ".json"):
             digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
-
-
-def serve(folder: Path) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1",
-                             "--directory", str(folder)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    time.sleep(1.0)
-    if proc.poll() is not None:
-        raise SystemExit(f"cannot serve {folder} on 127.0.0.1:{PORT} (port busy?)")
-    return proc
 
 
 def worker_env(redis_url: str) -> dict[str, str]:
@@ -136,7 +126,7 @@ def differences(reference: dict[str, str | None],
 
 def run_site(site: CorpusSite, env: dict[str, str], logs: Path) -> list[dict[str, Any]]:
     base = site.start_url.replace(":8000", f":{PORT}")
-    server = serve(site.serve_dir)
+    server = serve(site.serve_dir, PORT)
     runs: list[dict[str, Any]] = []
     reference: tuple[str, dict[str, str | None]] | None = None
     try:

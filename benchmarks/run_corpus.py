@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.corpus import commit, corpus_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import commit, corpus_sites, fixture_sites, serve  # noqa: E402
 from skeleton.sew.detect import detect_in_links  # noqa: E402
 from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.sew.links import extract_links  # noqa: E402
@@ -38,16 +38,6 @@ from skeleton.sew.training import load_labelled_site, page_samples, train_edges,
 
 PORT = 8000
 DOC_TABLE = ROOT / "docs" / "corpus-results.md"
-
-
-def serve(folder: Path) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1",
-                             "--directory", str(folder)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    time.sleep(1.0)
-    if proc.poll() is not None:
-        raise SystemExit(f"cannot serve {folder} on 127.0.0.1:{PORT} (port busy?)")
-    return proc
 
 
 def scrapy(*args: str, env: dict) -> subprocess.CompletedProcess:
@@ -120,7 +110,7 @@ def main() -> None:
               flush=True)
         model_path = work / f"loo-{site.name}.json"
         save_model(model, model_path)
-        server = serve(site.serve_dir)
+        server = serve(site.serve_dir, PORT)
         try:
             sew = crawl_and_score(site, model_path, "sew", env)
             bfs = crawl_and_score(site, None, "bfs", env)
