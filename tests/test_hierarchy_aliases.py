@@ -78,6 +78,11 @@ def test_redirect_targets() -> None:
     slow = refresh.replace(b'"0;', b'"300;')
     assert redirect_target(B + "old", response(B + "old", 200, slow), 100) is None
     assert redirect_target(B + "old", response(B + "old", 200, refresh), -1) is None  # refresh off
+    # read as Scrapy's MetaRefreshMiddleware reads it (it caches the first reading)
+    hidden = b'<html><head><noscript><meta http-equiv="refresh" content="0; url=/js/"></noscript></head></html>'
+    assert redirect_target(B + "old", response(B + "old", 200, hidden), 100) is None
+    scripted = response(B + "old", 200, hidden.replace(b"noscript", b"script"))
+    assert redirect_target(B + "old", scripted, 100, ignore_tags=()) == B + "js/"
 
 
 def test_the_middleware_records_aliases_and_survives_a_lost_redis(redis_client) -> None:

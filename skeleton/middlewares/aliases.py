@@ -4,7 +4,8 @@ A downloader middleware placed after Scrapy's ``RedirectMiddleware`` (600) and
 ``MetaRefreshMiddleware`` (580) in the download direction, so it sees each
 response before they turn it into a new request: for a 301/302/303/307/308 with a
 ``Location`` on the crawl's own host, and for an HTML page whose meta refresh
-leads to another page of the host (within ``METAREFRESH_MAXDELAY``), it records
+leads to another page of the host (within ``METAREFRESH_MAXDELAY``, read with
+``METAREFRESH_IGNORE_TAGS`` as Scrapy does), it records
 ``alias -> target`` (both canonical) in ``skeleton:{crawl}:aliases``. The record
 is made whether or not the redirected request is fetched again: when its target
 was already fetched from another link, the dupefilter drops it, and the alias is
@@ -18,6 +19,7 @@ is gone for good). Stats: ``skeleton/aliases/recorded``. Switch it off with
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
 from urllib.parse import urljoin, urlsplit
 
@@ -41,15 +43,18 @@ logger = logging.getLogger(__name__)
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
-def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float) -> str | None:
-    """The canonical URL ``response`` redirects to on the same host, else None."""
+def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float,
+                    ignore_tags: Sequence[str] = ("noscript",)) -> str | None:
+    """The canonical URL ``response`` redirects to on the same host, else None. A
+    meta refresh is read as Scrapy's ``MetaRefreshMiddleware`` reads it (same
+    ``ignore_tags``: Scrapy caches the first reading of a response)."""
     target = None
     if response.status in REDIRECT_STATUSES and b"Location" in response.headers:
         location = response.headers[b"Location"].decode("latin-1", "replace")
         target = urljoin(request_url, location)
-    elif isinstance(response, HtmlResponse) and 200 <= response.status < 300:
+    elif meta_refresh_max_delay > 0 and isinstance(response, HtmlResponse) and 200 <= response.status < 300:
         try:
-            interval, url = get_meta_refresh(response)
+            interval, url = get_meta_refresh(response, ignore_tags=ignore_tags)
         except (ValueError, TypeError):
             return None
         if url and interval is not None and interval < meta_refresh_max_delay:
@@ -66,11 +71,12 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
 
 class RedirectAliasMiddleware:
     def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys,
-                 meta_refresh_max_delay: float) -> None:
+                 meta_refresh_max_delay: float, ignore_tags: Sequence[str] = ("noscript",)) -> None:
         self.crawler = crawler
         self.server = server
         self.keys = keys
         self.meta_refresh_max_delay = meta_refresh_max_delay
+        self.ignore_tags = list(ignore_tags)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -82,11 +88,13 @@ class RedirectAliasMiddleware:
             raise NotConfigured("RedirectAliasMiddleware works with the skeleton spider only")
         max_delay = (settings.getfloat("METAREFRESH_MAXDELAY", 100)
                      if settings.getbool("METAREFRESH_ENABLED", True) else -1.0)
-        return cls(crawler, connect(settings), keys, max_delay)
+        return cls(crawler, connect(settings), keys, max_delay,
+                   settings.getlist("METAREFRESH_IGNORE_TAGS", ["noscript"]))
 
     def process_response(self, request: Request, response: Response) -> Response:
         source = canonical(request.url)
-        target = redirect_target(request.url, response, self.meta_refresh_max_delay) if source else None
+        target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags)
+                  if source else None)
         if target:
             stats = self.crawler.stats
             try:
