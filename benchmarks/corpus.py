@@ -49,9 +49,10 @@ def commit() -> str:
 
 
 def serve(folder: Path, port: int = 8000) -> subprocess.Popen:
-    """Serve ``folder`` with ``python -m http.server`` on 127.0.0.1:``port``."""
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                             "--directory", str(folder)], stdout=subprocess.DEVNULL,
+    """Serve ``folder`` with ``tests/sites/server.py`` (``python -m http.server`` plus
+    ``_redirects`` rules and ``PATH@QUERY`` pages) on 127.0.0.1:``port``."""
+    proc = subprocess.Popen([sys.executable, str(FIXTURES / "server.py"), str(folder), "--port", str(port),
+                             "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     time.sleep(1.0)
     if proc.poll() is not None:

@@ -8,20 +8,21 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import QuietHandler
+from helpers import SiteHandler
 
 
 @pytest.fixture
 def serve() -> Iterator[Callable[..., str]]:
     """``serve(directory)`` or ``serve(handler=HandlerClass)`` starts a threaded
     HTTP server on 127.0.0.1 (a free port) and returns its root URL; servers stop
-    after the test."""
+    after the test. A directory is served by ``SiteHandler`` (tests/sites/server.py:
+    ``_redirects`` rules and ``PATH@QUERY`` pages on top of a static server)."""
     servers: list[tuple[http.server.ThreadingHTTPServer, threading.Thread]] = []
 
     def start(directory: Path | None = None,
               handler: type[http.server.BaseHTTPRequestHandler] | None = None) -> str:
         if handler is None:
-            handler = functools.partial(QuietHandler, directory=str(directory))
+            handler = functools.partial(SiteHandler, directory=str(directory))
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         httpd.daemon_threads = True
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)

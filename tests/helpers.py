@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import http.server
+import importlib.util
 import os
 import subprocess
 import sys
@@ -17,11 +18,23 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a directory without logging every request to stderr."""
+def _load_site_server():  # type: ignore[no-untyped-def]
+    """``tests/sites/server.py`` (not in a package: loaded by its path)."""
+    name = "skeleton_tests_site_server"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / "sites" / "server.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+
+#: Serves a site folder without logging requests, with ``_redirects`` rules and
+#: ``PATH@QUERY`` pages (see tests/sites/server.py).
+SiteHandler: type[http.server.SimpleHTTPRequestHandler] = _load_site_server().SiteHandler
+#: The former quiet directory handler: SiteHandler serves plain folders the same way.
+QuietHandler = SiteHandler
 
 
 def scrapy_env(**extra: str) -> dict[str, str]:

@@ -15,7 +15,8 @@ are deliberately outside the tree (search, login, tags, archives, legal,
 pagination, facet URLs with query strings...) are listed in not_in_tree.
 
 All links in the pages are relative or root-relative, so a site can be served
-from its own folder on any port (python -m http.server).  The only links that
+from its own folder on any port (server.py: http.server plus _redirects rules
+and PATH@QUERY files for PATH?QUERY pages).  The only links that
 leave a site go to http://www.example.com/..., mailto:, tel: or javascript:.
 
 Usage:
@@ -43,6 +44,7 @@ from blog import build_blog  # noqa: E402
 from forum import build_forum  # noqa: E402
 from docs_sidebar import build_docs_sidebar  # noqa: E402
 from portal_dl import build_portal_dl  # noqa: E402
+from news_portal import build_news_portal  # noqa: E402
 
 
 # ================================================================== main
@@ -78,6 +80,17 @@ SITES = {  # name -> (builder, rule for the truth, as stated in README.md)
                   "home -> sections (home tiles) -> topics (section <dl>) -> services "
                   "(topic tiles). News, A-Z, language homes, contact/legal/sign-in pages "
                   "are outside the tree."),
+    "news_portal": (build_news_portal,
+                    "home -> the 5 header sections -> subsections listed under 'In this "
+                    "section' -> articles / products (an article's parent is the one "
+                    "(sub)section whose paginated listing files it, items of page/2/ "
+                    "included); /culture/ lists its articles and /events/ its 6 event pages "
+                    "event.html?id=N (the query makes distinct pages: these URLs are nodes). "
+                    "Every other URL variant of a page (tracking and ?share= parameters, "
+                    "?p=ID shortlinks, AMP copies, /dir, /dir/index.html, _redirects "
+                    "sources) is not a node; tags, authors, month archives, page/N/, "
+                    "cart/wishlist/compare/report/login forms, /de/ copies and the footer "
+                    "pages are outside the tree. Serve with server.py, not http.server."),
 }
 
 
@@ -98,8 +111,11 @@ generated folders or `*.truth.json` by hand: change `build.py` and rerun
     python tests/sites/build.py          # rebuild all sites + README, run check()
     python tests/sites/build.py --check  # only verify the files on disk
 
-Each site is served from its own folder (`python -m http.server 8000 -d
-tests/sites/<name>`); all internal links are relative or root-relative.
+Each site is served from its own folder (`python tests/sites/server.py
+tests/sites/<name> --port 8000`: `python -m http.server` plus the `_redirects`
+rules of a site and `PATH?QUERY` pages stored as files `PATH@QUERY`; the other
+sites can also be served by `python -m http.server 8000 -d tests/sites/<name>`);
+all internal links are relative or root-relative.
 `<name>.truth.json` has the format of the dev corpus: `root`, `edges`
 (parent, child), `meta.not_in_tree` (pages that exist but are deliberately
 outside the tree). URLs are `http://127.0.0.1:8000/` + percent-encoded path,
@@ -109,9 +125,13 @@ External noise links point to `http://www.example.com/`, `mailto:`, `tel:`,
 `javascript:` or `#fragments`.
 
 `check(name)` verifies: the truth is a tree rooted at index.html, every node is
-an existing file, every child is linked from its parent's HTML, every internal
-href resolves to an existing file, every file is either a tree node or listed in
-not_in_tree, and every file is reachable by links from index.html.
+an existing file (`PATH?QUERY` nodes: a file `PATH@QUERY`), every child is
+linked from its parent's HTML or from a page of the parent's rel="next" chain
+(a paginated listing), every internal href resolves to an existing file (as
+server.py answers it: `_redirects` rules and `/dir` -> `/dir/` followed, a query
+served from `PATH@QUERY` if that file exists, else ignored), every file is
+either a tree node or listed in not_in_tree, and every file is reachable by
+links from index.html.
 
 {chr(10).join(rows)}"""
     with open(os.path.join(HERE, "README.md"), "w", encoding="utf-8") as fh:

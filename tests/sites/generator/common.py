@@ -147,12 +147,16 @@ class _Hrefs(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.hrefs = []
+        self.next = []  # hrefs with rel="next": the next page of a paginated listing
 
     def handle_starttag(self, tag, attrs):
         if tag in ("a", "area", "link"):
+            a = dict(attrs)
             for key, value in attrs:
                 if key == "href" and value is not None:
                     self.hrefs.append(value.strip())
+                    if "next" in (a.get("rel") or "").lower().split():
+                        self.next.append(value.strip())
 
 
 def _decode(data):
@@ -175,12 +179,67 @@ def _file_of(u):
     return unquote(urlsplit(u).path)[1:]
 
 
+REDIRECTS = "_redirects"  # Netlify-style rules "FROM TO [STATUS]", see ../server.py
+
+
+def _file_url(f):
+    """Truth URL of a site file: 'dir/page.html@id=3' is the page 'dir/page.html?id=3'
+    (../server.py answers PATH?QUERY from the file PATH@QUERY)."""
+    head, sep, name = f.rpartition("/")
+    if "@" in name:
+        name, _, query = name.partition("@")
+        return url(head + sep + name + "?" + query)
+    return url(f)
+
+
+def _page_file(u, files):
+    """Site file answering the normalised URL u: PATH@QUERY if there is one, else
+    PATH (the query ignored, as by a static server); None if neither exists."""
+    path, query = _file_of(u), urlsplit(u).query
+    if query and f"{path}@{query}" in files:
+        return f"{path}@{query}"
+    return path if path in files else None
+
+
+def _resolver(folder, files):
+    """href URL -> normalised URL of the page the server finally answers: follows
+    the site's _redirects rules (exact path) and /dir -> /dir/ as ../server.py does."""
+    rules = {}
+    if os.path.isfile(os.path.join(folder, REDIRECTS)):
+        with open(os.path.join(folder, REDIRECTS), encoding="utf-8") as fh:
+            for line in fh:
+                fields = line.split("#", 1)[0].split()
+                if len(fields) >= 2:
+                    rules.setdefault(fields[0], fields[1])
+    dirs = set()
+    for f in files:
+        d = posixpath.dirname(f)
+        while d:
+            dirs.add(d)
+            d = posixpath.dirname(d)
+
+    def resolve(u):
+        u = urldefrag(u)[0]
+        for _ in range(10):
+            parts = urlsplit(u)
+            to = rules.get(parts.path) or rules.get(unquote(parts.path))
+            if to is not None:
+                u = urljoin(BASE, to)
+            elif not parts.path.endswith("/") and unquote(parts.path)[1:] in dirs:
+                u = parts._replace(path=parts.path + "/").geturl()
+            else:
+                break
+        return _norm(u)
+    return resolve
+
+
 def _external(href):
     return href.startswith(("mailto:", "javascript:", "tel:", EXT))
 
 
-def page_links(folder, path, problems):
-    """Normalised internal URLs linked from one page."""
+def page_links(folder, path, problems, resolve=_norm, nexts=None):
+    """Normalised internal URLs linked from one page (file `path`); the rel="next"
+    ones are also added to the set `nexts` if one is given."""
     with open(os.path.join(folder, *path.split("/")), "rb") as fh:
         parser = _Hrefs()
         parser.feed(_decode(fh.read()))
@@ -191,7 +250,10 @@ def page_links(folder, path, problems):
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith("//"):
             problems.append(f"{path}: absolute link {href}")
             continue
-        found.add(_norm(urljoin(url(path), href)))
+        found.add(resolve(urljoin(_file_url(path), href)))
+    if nexts is not None:
+        nexts.update(resolve(urljoin(_file_url(path), h)) for h in parser.next
+                     if not _external(h) and not h.startswith("#"))
     return found
 
 
@@ -201,6 +263,7 @@ def _site_files(folder):
         for n in names:
             full = os.path.relpath(os.path.join(dirpath, n), folder)
             files.add(full.replace(os.sep, "/"))
+    files.discard(REDIRECTS)
     return files
 
 
@@ -219,8 +282,9 @@ def _check_tree(truth, files, problems):
     nodes = {rt} | set(parent) | set(parent.values())
     depth = 0
     for n in nodes:
-        if _file_of(n) not in files or "?" in n or "#" in n:
-            problems.append(f"tree node {n} is not a plain existing file")
+        f = _page_file(n, files)
+        if f is None or _file_url(f) != n or "#" in n:
+            problems.append(f"tree node {n} is not an existing file (or PATH@QUERY file)")
         seen, x = set(), n
         while x != rt and x in parent and x not in seen:
             seen.add(x)
@@ -238,28 +302,42 @@ def check(name):
         truth = json.load(fh)
     problems = []
     files = _site_files(folder)
-    links = {f: page_links(folder, f, problems) for f in files}
+    resolve = _resolver(folder, files)
+    nexts = {f: set() for f in files}
+    links = {f: page_links(folder, f, problems, resolve, nexts[f]) for f in files}
     parent, nodes, depth = _check_tree(truth, files, problems)
+
+    def listing(p):
+        """Links of page p and of the pages its rel="next" chain paginates to."""
+        out, todo, seen = set(), [_page_file(p, files)], set()
+        while todo:
+            f = todo.pop()
+            if f is None or f in seen:
+                continue
+            seen.add(f)
+            out |= links[f]
+            todo += [_page_file(t, files) for t in nexts[f]]
+        return out
     for p, c in truth["edges"]:
-        if c not in links.get(_file_of(p), ()):
-            problems.append(f"parent {p} does not link its child {c}")
+        if c not in listing(p):
+            problems.append(f"parent {p} (or its rel=next pages) does not link its child {c}")
     nit = truth["meta"]["not_in_tree"]
     for u in nit:
-        if u in nodes or _file_of(u) not in files:
+        if u in nodes or _page_file(u, files) is None:
             problems.append(f"not_in_tree {u} is a tree node or missing")
     for f, targets in links.items():
         for t in targets:
-            if not t.startswith(BASE) or _file_of(t) not in files:
+            if not t.startswith(BASE) or _page_file(t, files) is None:
                 problems.append(f"{f}: broken link {t}")
     listed = nodes | set(nit)
     for f in files:
-        if url(f) not in listed:
+        if _file_url(f) not in listed:
             problems.append(f"{f} is neither in the tree nor in not_in_tree")
     seen, todo = {"index.html"}, ["index.html"]
     while todo:
         for t in links[todo.pop()]:
-            f = _file_of(t)
-            if f in files and f not in seen:
+            f = _page_file(t, files)
+            if f is not None and f not in seen:
                 seen.add(f)
                 todo.append(f)
     problems += [f"{f} unreachable from index.html" for f in files - seen]
