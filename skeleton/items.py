@@ -21,7 +21,9 @@ class PageItem(scrapy.Item):
     followable navigation links as ``{"url", "text", "parent"}`` dicts, where
     ``parent`` is the page itself or, in a nested table of contents, the URL of
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
-    ('non_html', 'empty', 'binary', 'unparsable', 'error'), else it is None.
+    ('non_html', 'empty', 'binary', 'unparsable', 'error'), or why it is no node
+    ('form': it answers with a form only; 'language': a copy in another
+    language), else it is None.
     ``nav_blocks`` lists the page's CHD-HD hyperlink blocks as ``{"xpath",
     "class", "links"}`` dicts (class: nav_menu, nav_list, content or other).
     ``sections`` (with ``SKELETON_SCHEMA_ENABLED``, parsed pages only) lists the
@@ -45,6 +47,11 @@ class PageItem(scrapy.Item):
     sections = scrapy.Field()
     blocks = scrapy.Field()
     evidence = scrapy.Field()
+    #: the page's declared language (``<html lang>``, primary subtag; "" when none)
+    lang = scrapy.Field()
+    #: other URLs of this page the spider learnt from the page itself (the URL a
+    #: ``<link rel="canonical">`` replaced): stored as aliases by the tree pipeline
+    aliases = scrapy.Field()
     #: child URL -> offer (:mod:`skeleton.hierarchy.offers`): stored in Redis by the
     #: tree pipeline, not exported to feeds
     offers = scrapy.Field()

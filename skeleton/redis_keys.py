@@ -6,7 +6,14 @@ scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
 of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
 ``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
 "depth"}``, the tree resolved when the crawl finished), ``:aliases`` (hash: a URL that
-redirected -> the URL it redirected to, ``skeleton.middlewares.aliases``) and ``:meta`` (hash: base, mode,
+redirected, or that another URL names: ``rel="canonical"``, duplicate content, a
+stripped parameter -> the URL it leads to, ``skeleton.middlewares.aliases``,
+``skeleton.middlewares.variants``), the URL variants learned from duplicate content
+(``skeleton.urlrules.duplicates``): ``:fingerprints`` (hash: page URL -> content
+fingerprint), ``:variants`` (hash: a simpler URL not fetched yet -> JSON list of
+``[variant URL, kind, names, fingerprint]`` waiting for it), ``:votes`` (hash:
+``q:NAME:same``/``q:NAME:diff``/``s:SEGMENT:...`` -> count) and ``:forms`` (set: URL
+paths that answered with a form only), and ``:meta`` (hash: base, mode,
 started, finished, finish_reason, ``edge_model`` (the crawl's JSON edge model),
 ``tree_pages`` (pages in the stored tree, set with it), and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
@@ -95,6 +102,22 @@ class CrawlKeys:
         return self._key("aliases")
 
     @property
+    def fingerprints(self) -> str:
+        return self._key("fingerprints")
+
+    @property
+    def variants(self) -> str:
+        return self._key("variants")
+
+    @property
+    def votes(self) -> str:
+        return self._key("votes")
+
+    @property
+    def forms(self) -> str:
+        return self._key("forms")
+
+    @property
     def meta(self) -> str:
         return self._key("meta")
 
@@ -129,6 +152,7 @@ class CrawlKeys:
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
-        return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases, self.meta,
+        return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
+                self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
                 self.leases, self.inflight)

@@ -61,8 +61,19 @@ SKELETON_ALIASES_ENABLED = True
 SKELETON_FRAMES_ENABLED = True
 SKELETON_FRAMES_MAX_BYTES = 2_000_000
 SKELETON_FRAMES_CACHE = 64
-SPIDER_MIDDLEWARES = {"skeleton.middlewares.entropy.EntropyMiddleware": 600,
+SPIDER_MIDDLEWARES = {"skeleton.middlewares.variants.UrlVariantsMiddleware": 590,
+                      "skeleton.middlewares.entropy.EntropyMiddleware": 600,
                       "skeleton.middlewares.informative.InformativeMiddleware": 610}
+# One page, one node (skeleton.urlrules, skeleton.middlewares.variants): tracking
+# parameters stripped, URL variants learned from duplicate content (a parameter is
+# irrelevant after MIN_SUPPORT same-content votes and no different one), action
+# links, nofollow links and form-only pages skipped.
+SKELETON_VARIANTS_ENABLED = True
+SKELETON_STRIP_TRACKING = True
+SKELETON_LEARN_VARIANTS = True
+SKELETON_VARIANTS_MIN_SUPPORT = 2
+SKELETON_VARIANTS_REFRESH = 2.0
+SKELETON_SKIP_ACTIONS = True
 SKELETON_ENTROPY_ENABLED = True
 SKELETON_ENTROPY_LANGUAGE = "en"
 SKELETON_ENTROPY_STOP_WORDS = None

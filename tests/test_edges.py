@@ -22,7 +22,7 @@ def offer(frm: str, parent: str, size: int = 3, level: int = 1) -> dict:
 
 
 def apply(script, keys: CrawlKeys, page: str, offers: dict[str, dict], bound: int = MAX_OFFERS) -> int:
-    args = [ROOT, page, json.dumps({"url": page}), bound]
+    args = [ROOT, page, json.dumps({"url": page}), bound, "0"]
     for child, o in sorted(offers.items()):
         args += [child, json.dumps(o, sort_keys=True), offer_key(o), f"{o['from']}\x00{o['parent']}"]
     return script(keys=[keys.pages, keys.offers], args=args)

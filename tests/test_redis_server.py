@@ -72,7 +72,7 @@ def test_crawl_keys_and_ids() -> None:
     keys = CrawlKeys("127.0.0.1-8000-en")
     assert keys.requests == "skeleton:127.0.0.1-8000-en:requests"
     assert keys.all()[1:] == tuple(f"skeleton:127.0.0.1-8000-en:{n}"
-                                   for n in ("dupefilter", "pages", "offers", "tree", "aliases", "meta",
+                                   for n in ("dupefilter", "pages", "offers", "tree", "aliases", "fingerprints", "variants", "votes", "forms", "meta",
                                              "entropy", "entropy_pages", "page_terms",
                                              "page_html", "leases", "inflight"))
     assert crawl_id_for("http://127.0.0.1:8000/en/index.html") == "127.0.0.1-8000-en"

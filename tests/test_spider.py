@@ -145,7 +145,7 @@ def test_followable_nested_links_and_filters() -> None:
            NavLink(s + "x/b.html", "Under off-site", "http://example.org/x"),
            NavLink(s + "x/b/c.html", "Deeper", s + "x/b.html"),
            NavLink(page, "Itself", page), NavLink(s + "1.html", "Again", page)]
-    assert spider._followable(raw, page, page) == [
+    assert spider._followable(raw, page, {}, page) == [
         (s + "1.html", "One", page, 1), (s + "1/a.html", "One A", s + "1.html", 2),
         (s + "x/b.html", "Under off-site", page, 1), (s + "x/b/c.html", "Deeper", s + "x/b.html", 2)]
 
@@ -227,7 +227,7 @@ def test_max_pages_budget() -> None:
     assert items == [] and [r.url for r in requests] == ["http://127.0.0.1:9/site/y.html"]
     assert requests[0].dont_filter and requests[0].meta == {
         "skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": [],
-        "skeleton_template": []}
+        "skeleton_template": [], "skeleton_lang": None}
     assert stat(spider, "skeleton/max_pages/reached") == 2
     assert stat(spider, "skeleton/max_pages/requeued") == 1
     assert stat(spider, "skeleton/pages") == 2

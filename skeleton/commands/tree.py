@@ -40,9 +40,16 @@ def crawl_tree(server: Any, keys: CrawlKeys,
 
 
 def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, Any], int]:
-    """The crawl id, nested tree and number of fetched pages of a crawl in Redis."""
-    crawl_id, tree, pages = load_crawl_pages_tree(settings, crawl)
-    return crawl_id, tree, len(pages)
+    """The crawl id, nested tree and number of fetched pages of a crawl in Redis:
+    the pages the crawl analysed (``:meta`` field ``fetched``: a page fetched under
+    two URLs, or twice, counts twice), at least its recorded pages."""
+    with recorded_crawl(settings, crawl) as (server, keys):
+        pages = load_hash(server, keys.pages)
+        try:
+            fetched = int(server.hget(keys.meta, "fetched") or 0)
+        except ValueError:
+            fetched = 0
+        return keys.crawl, crawl_tree(server, keys, pages), max(fetched, len(pages))
 
 
 def load_crawl_pages_tree(settings: Any,

@@ -4,7 +4,7 @@
 (:mod:`.pagination`), scores every candidate edge (:mod:`.features`,
 :mod:`.scoring`), takes the maximum spanning arborescence (:mod:`.arborescence`)
 and removes the views: listings that file none of what they list
-(:mod:`.views`). ``scrapy
+(:mod:`.views`); form pages and language copies are no nodes. ``scrapy
 tree``, ``scrapy evaluate``, the exports and the tree stored when a crawl
 finishes all come from it, so they agree on every page's parent and depth.
 """
@@ -18,7 +18,12 @@ from .features import FEATURES, candidate_edges
 from .scoring import edge_weights
 from .views import view_pages
 
-__all__ = ["resolve_tree"]
+__all__ = ["NOT_NODES", "resolve_tree"]
+
+#: page ``reason``s of pages that are never nodes: a page that answers with a form
+#: only (:func:`skeleton.urlrules.actions.form_only`) and a copy of the site in
+#: another language (:mod:`skeleton.urlrules.language`)
+NOT_NODES = frozenset({"form", "language"})
 
 
 def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],

@@ -1,6 +1,8 @@
 """Records the crawl in Redis: page records, every offer of a parent, crawl metadata.
 
-For each item one Lua script stores the page record in ``:pages`` and merges the
+For each item one Lua script stores the page record in ``:pages`` (the URLs the item
+names as its ``aliases``, the URL a canonical link replaced, go to ``:aliases``
+first) and merges the
 page's offers (:mod:`skeleton.hierarchy.offers`: for each navigation link, the
 candidate parent and the features of the list it came from) into ``:offers``,
 child URL -> list of offers. An offer is replaced by a new one from the same page
@@ -51,9 +53,11 @@ __all__ = ["TreePipeline", "OFFER_SCRIPT", "page_record"]
 
 logger = logging.getLogger(__name__)
 
-#: KEYS: pages, offers. ARGV: root, page URL, page record, the bound, then (child,
-#: offer JSON, offer key, offer identity) quadruples. Returns the number of
-#: children whose offers changed.
+#: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
+#: stored). ARGV: root, page URL, page record, the bound, ``weak`` ("1": a record
+#: named by a canonical link, kept only when the page has no record of its own
+#: yet), then (child, offer JSON, offer key, offer identity) quadruples. Returns
+#: the number of children whose offers changed.
 OFFER_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
@@ -63,10 +67,12 @@ local function less(a, b)
   end
   return #a < #b
 end
+if KEYS[3] then redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
+if ARGV[5] == '1' and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 local bound = tonumber(ARGV[4])
 local changed = 0
-for i = 5, #ARGV - 3, 4 do
+for i = 6, #ARGV - 3, 4 do
   local child, offer, key, id = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   if child ~= ARGV[1] then
     local old = redis.call('HGET', KEYS[2], child)
@@ -163,13 +169,19 @@ class TreePipeline:
         if "offers" in adapter:
             del adapter["offers"]  # stored here, not exported to feeds
         record = page_record(item)
+        aliases = {alias: record["url"] for alias in record.get("aliases") or ()
+                   if isinstance(alias, str) and alias and alias != record["url"]}
+        # a page stored under the URL its canonical link names (an AMP or print copy)
+        # never replaces that page's own record
         args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True),
-                MAX_OFFERS]
+                MAX_OFFERS, "1" if aliases else "0"]
         for child, offer in sorted(offers.items()):
             args += [child, json.dumps(offer, ensure_ascii=False, sort_keys=True), offer_key(offer),
                      f"{offer['from']}\x00{offer['parent']}"]
         try:
-            self.script(keys=[self.keys.pages, self.keys.offers], args=args)
+            if aliases:  # the page's canonical link renamed it: its URL is an alias
+                self.server.hset(self.keys.aliases, mapping=aliases)
+            self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta], args=args)
         except outage.REDIS_ERRORS as exc:
             outage.redis_down(self.crawler, exc, "storing a page")
             raise

@@ -10,7 +10,17 @@ the baseline that follows every in-scope link), ``detector`` (``sew``,
 ``block_model`` (a block SVM file, default the shipped one) and ``template_menu``
 (off by default; N: before the crawl, find the site's template menu as the links
 shared by an N-complete subdigraph from ``base``, and pass it to LinkSetDup on
-pages at depth 2 and deeper, see ``skeleton.spiders.template_menu``).
+pages at depth 2 and deeper, see ``skeleton.spiders.template_menu``) and ``lang``
+(the language mapped: a primary language subtag such as ``en``, or ``any``; default
+the home page's language; pages in another language are leaves outside the tree,
+see ``skeleton.urlrules.language``).
+
+One page, one node (``skeleton.urlrules``): a page whose ``<link rel="canonical">``
+names another page of the site is recorded under that URL (its own URL becomes an
+alias); with ``SKELETON_SKIP_ACTIONS`` (default on) action links (cart, login,
+wishlist, compare, report, share), ``rel="nofollow"`` links and pages that answer
+with a form only are not followed; links to a page's copies in another language
+are never followed.
 """
 from __future__ import annotations
 
@@ -44,6 +54,9 @@ from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu
+from skeleton.urlrules.actions import action_reason, form_only, nofollow_urls
+from skeleton.urlrules.canonical_link import canonical_link
+from skeleton.urlrules.language import ANY_LANGUAGE, language_copies, page_language, primary_language
 
 __all__ = ["SkeletonSpider"]
 
@@ -54,6 +67,8 @@ META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
 #: LinkSetDup context carried with each request (JSON lists of URL lists): the
 #: ancestors' navigation link sets, and the parent's rejected candidates
 META_KNOWN, META_TEMPLATE = "skeleton_known", "skeleton_template"
+#: the language the crawl maps, decided on the home page and carried with every request
+META_LANG = "skeleton_lang"
 
 
 def _base_url(base: str | None) -> str:
@@ -80,6 +95,17 @@ def _positive_int(name: str, value: Any, minimum: int) -> int | None:
     return number
 
 
+def _language(value: str | None) -> str | None:
+    if value is None or not str(value).strip():
+        return None
+    if str(value).strip().lower() == ANY_LANGUAGE:
+        return ANY_LANGUAGE
+    lang = primary_language(str(value))
+    if not lang:
+        raise UsageError(f"lang must be a language code such as 'en' or 'any', got {value!r}")
+    return lang
+
+
 class SkeletonSpider(scrapy.Spider):
     name = "skeleton"
 
@@ -87,11 +113,11 @@ class SkeletonSpider(scrapy.Spider):
                  max_pages: str | int | None = None, crawl: str | None = None,
                  model: str | None = None, mode: str = "sew", detector: str = "sew",
                  block_model: str | None = None, template_menu: str | int | None = None,
-                 **kwargs: Any) -> None:
+                 lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
                                     model=model, mode=mode, detector=detector,
-                                    block_model=block_model, template_menu=template_menu)
+                                    block_model=block_model, template_menu=template_menu, lang=lang)
         self.base: str = args["base"]
         self.max_depth: int | None = args["depth"]
         self.max_pages: int | None = args["max_pages"]
@@ -102,6 +128,8 @@ class SkeletonSpider(scrapy.Spider):
         self._detector_args = (args["detector_name"], args["model"], args["blocks"])
         self.template_n: int | None = args["template_menu"]
         self.menu: frozenset[str] = frozenset()
+        self.language: str | None = args["lang"]
+        self.skip_actions = True
         self.keys = CrawlKeys(self.crawl_id)
         self.pages_seen = 0
 
@@ -110,7 +138,7 @@ class SkeletonSpider(scrapy.Spider):
                         max_pages: str | int | None = None, crawl: str | None = None,
                         model: str | None = None, mode: str = "sew", detector: str = "sew",
                         block_model: str | None = None, template_menu: str | int | None = None,
-                        **kwargs: Any) -> dict[str, Any]:
+                        lang: str | None = None, **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
         url = _base_url(base)
         max_depth = _positive_int("depth", depth, 0)
@@ -118,6 +146,7 @@ class SkeletonSpider(scrapy.Spider):
         if mode not in MODES:
             raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         menu_n = _positive_int("template_menu", template_menu, 1)
+        language = _language(lang)
         if menu_n is not None and mode != "sew":
             raise UsageError("template_menu works with mode=sew only")
         crawl = crawl or crawl_id_for(url, mode)
@@ -133,7 +162,7 @@ class SkeletonSpider(scrapy.Spider):
         detect = make_detector(detector, sew_model, blocks) if sew_model is not None else None
         return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
                 "crawl": crawl, "model": sew_model, "detector": detect, "template_menu": menu_n,
-                "detector_name": detector, "blocks": blocks}
+                "detector_name": detector, "blocks": blocks, "lang": language}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -143,6 +172,7 @@ class SkeletonSpider(scrapy.Spider):
         crawler.settings.set("REDIS_URL", redis_url(crawler.settings), priority="cmdline")
         crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
         crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
+        spider.skip_actions = crawler.settings.getbool("SKELETON_SKIP_ACTIONS", True)
         if spider.mode == "sew" and not crawler.settings.getbool("SKELETON_NAV_BLOCKS_ENABLED", True):
             spider.detector = spider.sew_detector(with_blocks=False)  # no CHD-HD for nav_blocks
         return spider
@@ -159,7 +189,7 @@ class SkeletonSpider(scrapy.Spider):
                                                            self.template_n, self.keys))
         yield scrapy.Request(self.base, callback=self.parse, errback=self.failed,
                              meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: [],
-                                   META_TEMPLATE: []})
+                                   META_TEMPLATE: [], META_LANG: self.language})
 
     def failed(self, failure: Failure) -> None:
         """Errback: the request is done without a page (download error, HTTP error,
@@ -179,7 +209,7 @@ class SkeletonSpider(scrapy.Spider):
             # Over budget (a request in flight when the budget ran out): put it back in
             # the persistent queue so that resuming the crawl fetches it.
             meta = {key: response.meta.get(key)
-                    for key in (META_DEPTH, META_PARENT, META_KNOWN, META_TEMPLATE)}
+                    for key in (META_DEPTH, META_PARENT, META_KNOWN, META_TEMPLATE, META_LANG)}
             if LEASE_META in response.meta:  # pushing it ends the lease (skeleton.queue)
                 meta[LEASE_META] = response.meta[LEASE_META]
             stats.inc_value("skeleton/max_pages/requeued")
@@ -194,7 +224,7 @@ class SkeletonSpider(scrapy.Spider):
         depth = int(response.meta.get(META_DEPTH, 0))
         item = PageItem(url=url, found_from=response.meta.get(META_PARENT), found_depth=depth,
                         title="", is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
-                        reason=None, nav_blocks=[], evidence={}, offers={})
+                        reason=None, nav_blocks=[], evidence={}, offers={}, lang="", aliases=[])
         try:
             requests = self._analyse(response, item)
         except Exception:
@@ -235,9 +265,22 @@ class SkeletonSpider(scrapy.Spider):
         root = shared_page(response, self.crawler.stats).root  # parsed once per response
         if root is None:
             return self._leaf(item, "unparsable")
-        page = item["url"]
-        final = canonical(response.url) or page
+        final = canonical(response.url) or item["url"]
+        own_lang = page_language(root)
+        language = response.meta.get(META_LANG) or (own_lang if item["found_depth"] == 0 else None)
+        item["lang"] = own_lang
         item["title"] = page_title(root)
+        if language and language != ANY_LANGUAGE and own_lang and own_lang != language:
+            return self._leaf(item, "language")
+        if self.skip_actions and form_only(root):
+            return self._leaf(item, "form")
+        declared = canonical_link(root, final, self.base)
+        if declared:
+            # the site names the page by another URL: that is the node, this URL its alias
+            self.crawler.stats.inc_value("skeleton/canonical_links")
+            item["aliases"] = [item["url"]]
+            item["url"] = declared
+        page = item["url"]
         item["evidence"] = page_evidence(root, final)
         sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
         if sections is not None:
@@ -265,7 +308,8 @@ class SkeletonSpider(scrapy.Spider):
             raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)]
             nav_sets = []
         chain = [canonical(u) for u in response.meta.get("redirect_urls", [])]
-        links = self._followable(raw, page, final, *filter(None, chain))
+        links = self._followable(raw, page, self._link_reasons(raw, root, final, language),
+                                 final, *item["aliases"], *filter(None, chain))
         item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
         item["offers"] = page_offers(page, nav_sets, links)
         item["is_navigation"] = bool(links) if self.mode == "bfs" else bool(detection.nav_sets)
@@ -279,10 +323,10 @@ class SkeletonSpider(scrapy.Spider):
                 continue
             requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
                 META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known,
-                META_TEMPLATE: child_template}))
+                META_TEMPLATE: child_template, META_LANG: language}))
         # the ancestors the page declares (breadcrumb, up, filed) are fetched even when
         # no navigation set links them: a section index only the breadcrumb names
-        linked = {url for url, _, _, _ in links} | {page, final, *chain}
+        linked = {url for url, _, _, _ in links} | {page, final, *chain, *item["aliases"]}
         for url in declared_places(item["evidence"]):
             if url in linked or self._skip_reason(url):
                 continue
@@ -291,7 +335,7 @@ class SkeletonSpider(scrapy.Spider):
             self.crawler.stats.inc_value("skeleton/declared_followed")
             requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
                 META_DEPTH: item["found_depth"] + 1, META_PARENT: page, META_KNOWN: child_known,
-                META_TEMPLATE: child_template}))
+                META_TEMPLATE: child_template, META_LANG: language}))
         return requests
 
     def _skip_reason(self, url: str) -> str | None:
@@ -302,13 +346,41 @@ class SkeletonSpider(scrapy.Spider):
         if not in_scope(url, self.base):
             return "filtered/out_of_scope"
         reason = trap_reason(url)
-        return f"trap/{reason}" if reason else None
+        if reason:
+            return f"trap/{reason}"
+        action = action_reason(url) if self.skip_actions else None
+        return f"skipped/{action}" if action else None
 
-    def _followable(self, raw: list[NavLink], page: str,
+    def _link_reasons(self, raw: list[NavLink], root: Any, page: str,
+                      language: str | None) -> dict[str, str]:
+        """URL -> why the page's link to it is not followed, from the page itself: a
+        copy in another language (``hreflang``), a ``rel="nofollow"`` link, a link
+        whose text names an action."""
+        copies = language_copies(root, page, language or "")
+        nofollow = nofollow_urls(root, page) if self.skip_actions else frozenset()
+        reasons: dict[str, str] = {}
+        for link in raw:
+            if link.url in reasons:
+                continue
+            if link.url in copies:
+                reasons[link.url] = "skipped/language"
+            elif link.url in nofollow:
+                reasons[link.url] = "skipped/nofollow"
+            elif self.skip_actions:
+                action = action_reason(link.url, link.text)
+                if action:
+                    reasons[link.url] = f"skipped/{action}"
+        return reasons
+
+    def _followable(self, raw: list[NavLink], page: str, reasons: dict[str, str],
                     *aliases: str) -> list[tuple[str, str, str, int]]:
-        """Links worth following (``edges.followed_links``; ``aliases``: the page's
-        other URLs), counting what is skipped."""
-        links, reasons = followed_links(raw, page, self._skip_reason, aliases)
-        for reason in reasons:
+        """Links worth following (``edges.followed_links``; ``reasons``: links the
+        page itself says not to follow, ``aliases``: the page's other URLs),
+        counting what is skipped."""
+        def skip(url: str) -> str | None:
+            return reasons.get(url) or self._skip_reason(url)
+
+        links, reasons_seen = followed_links(raw, page, skip, aliases)
+        for reason in reasons_seen:
             self.crawler.stats.inc_value(f"skeleton/{reason}")
         return links

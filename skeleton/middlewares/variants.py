@@ -1,0 +1,245 @@
+"""URL variants: tracking parameters stripped, duplicates learned, form pages skipped.
+
+A spider middleware between the spider and the scheduler:
+
+* on the way in, it fingerprints each HTML page's main content
+  (:func:`skeleton.urlrules.duplicates.content_fingerprint`) and compares it with the
+  page's simpler variants already fetched (and the variants waiting for this page):
+  every comparison is a vote on the parameter or trailing segment that differs, and
+  a variant with the same content is recorded as an alias of the simpler URL, so
+  the page is one node whichever URL was fetched first;
+* on the way out, every request's URL loses its tracking parameters
+  (:func:`skeleton.urlrules.tracking.strip_tracking`) and the parameters and trailing
+  segments the site's votes show irrelevant
+  (:func:`skeleton.urlrules.duplicates.learned_rules`); a changed URL is recorded as
+  an alias of the cleaned one, and the request goes out under the cleaned URL, which
+  the dupefilter then drops when it was fetched already. A request to a path that
+  answered with a form only before (an item with reason ``form``) is dropped.
+
+Everything learned lives in Redis (``:fingerprints``, ``:variants``, ``:votes``,
+``:forms``, ``:aliases``), so every worker of a crawl learns from every page; each
+worker rereads the votes after its own and at most every
+``SKELETON_VARIANTS_REFRESH`` seconds. Settings: ``SKELETON_VARIANTS_ENABLED``
+(the middleware), ``SKELETON_STRIP_TRACKING``, ``SKELETON_LEARN_VARIANTS``,
+``SKELETON_VARIANTS_MIN_SUPPORT`` and ``SKELETON_SKIP_ACTIONS`` (form paths). A
+Redis error is logged and counted (``skeleton/variants/errors``); the request goes
+out as the spider made it. Stats: ``skeleton/variants/tracking_stripped``,
+``learned_stripped``, ``duplicates`` (aliases from same content), ``votes``,
+``form_skipped``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, Self
+
+import redis
+from scrapy import Request
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Response
+
+from skeleton.items import PageItem
+from skeleton.middlewares.shared import html_response, shared_page
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.sew.urls import canonical
+from skeleton.urlrules.actions import action_path
+from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, Variant, content_fingerprint,
+                                          learned_rules, variant_candidates, vote_fields)
+from skeleton.urlrules.tracking import strip_tracking
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["MAX_WAITING", "STATS_PREFIX", "WAIT_SCRIPT", "UrlVariantsMiddleware"]
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "skeleton/variants"
+#: variants kept waiting for one simpler URL to be fetched
+MAX_WAITING = 8
+#: KEYS: variants. ARGV: simpler URL, JSON entry, MAX_WAITING. Appends atomically.
+WAIT_SCRIPT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+local list = {}
+if old then list = cjson.decode(old) end
+if #list < tonumber(ARGV[3]) then
+  table.insert(list, cjson.decode(ARGV[2]))
+  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(list))
+end
+return #list
+"""
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+class UrlVariantsMiddleware:
+    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys, *, strip: bool = True,
+                 learn: bool = True, skip_forms: bool = True, min_support: int = MIN_SUPPORT,
+                 refresh: float = 2.0) -> None:
+        self.crawler = crawler
+        self.server = server
+        self.keys = keys
+        self.strip = strip
+        self.learn = learn
+        self.skip_forms = skip_forms
+        self.min_support = min_support
+        self.refresh = refresh
+        self.rules = LearnedRules()
+        self.forms: set[str] = set()
+        self.read_at = float("-inf")
+        self.wait = server.register_script(WAIT_SCRIPT)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("SKELETON_VARIANTS_ENABLED", True):
+            raise NotConfigured("SKELETON_VARIANTS_ENABLED is off")
+        keys = getattr(crawler.spider, "keys", None)
+        if not isinstance(keys, CrawlKeys):
+            raise NotConfigured("UrlVariantsMiddleware works with the skeleton spider only")
+        return cls(crawler, connect(settings), keys,
+                   strip=settings.getbool("SKELETON_STRIP_TRACKING", True),
+                   learn=settings.getbool("SKELETON_LEARN_VARIANTS", True),
+                   skip_forms=settings.getbool("SKELETON_SKIP_ACTIONS", True),
+                   min_support=max(1, settings.getint("SKELETON_VARIANTS_MIN_SUPPORT", MIN_SUPPORT)),
+                   refresh=settings.getfloat("SKELETON_VARIANTS_REFRESH", 2.0))
+
+    def _inc(self, name: str, count: int = 1) -> None:
+        self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
+
+    def _error(self, what: str, exc: Exception) -> None:
+        logger.warning("URL variants: could not %s: %s", what, exc)
+        self._inc("errors")
+
+    # -- learning ---------------------------------------------------------------
+
+    def process_spider_input(self, response: Response) -> None:
+        if not self.learn or not 200 <= response.status < 300 or not html_response(response):
+            return
+        url = canonical(response.url)
+        if not url:
+            return
+        fingerprint = content_fingerprint(shared_page(response, self.crawler.stats).root)
+        if fingerprint is None:
+            return
+        try:
+            self._compare(url, fingerprint)
+        except redis.RedisError as exc:
+            self._error(f"compare {url}", exc)
+
+    def _compare(self, url: str, fingerprint: str) -> None:
+        candidates = variant_candidates(url)
+        pipe = self.server.pipeline(transaction=False)
+        pipe.hset(self.keys.fingerprints, url, fingerprint)
+        pipe.hmget(self.keys.fingerprints, [c.url for c in candidates] or [url])
+        pipe.hget(self.keys.variants, url)
+        _, known, waiting = pipe.execute()
+        votes: Counter[str] = Counter()
+        aliases: dict[str, str] = {}
+        pending: list[Variant] = []
+        for candidate, other in zip(candidates, known):
+            if other is None:
+                pending.append(candidate)
+                continue
+            same = _text(other) == fingerprint
+            votes.update(vote_fields(candidate, same))
+            if same:
+                aliases.setdefault(url, candidate.url)  # the simplest variant comes first
+        try:
+            entries = json.loads(waiting) if waiting else []
+        except ValueError:
+            entries = []
+        for entry in entries if isinstance(entries, list) else []:
+            try:
+                variant_url, kind, names, other = entry
+                variant = Variant(url, str(kind), tuple(map(str, names)))
+            except (TypeError, ValueError):
+                continue
+            same = other == fingerprint
+            votes.update(vote_fields(variant, same))
+            if same and variant_url != url:
+                aliases[str(variant_url)] = url
+        pipe = self.server.pipeline(transaction=False)
+        for field, count in votes.items():
+            pipe.hincrby(self.keys.votes, field, count)
+        if aliases:
+            pipe.hset(self.keys.aliases, mapping=aliases)
+        if waiting is not None:
+            pipe.hdel(self.keys.variants, url)
+        pipe.execute()
+        for candidate in pending:
+            entry = json.dumps([url, candidate.kind, list(candidate.names), fingerprint])
+            self.wait(keys=[self.keys.variants], args=[candidate.url, entry, MAX_WAITING])
+        if votes:
+            self._inc("votes", sum(votes.values()))
+            self.read_at = float("-inf")  # reread the rules before the page's links go out
+        if aliases:
+            self._inc("duplicates", len(aliases))
+
+    def _read_rules(self) -> None:
+        now = time.monotonic()
+        if now - self.read_at < self.refresh:
+            return
+        self.read_at = now
+        try:
+            pipe = self.server.pipeline(transaction=False)
+            pipe.hgetall(self.keys.votes)
+            pipe.smembers(self.keys.forms)
+            votes, forms = pipe.execute()
+        except redis.RedisError as exc:
+            self._error("read the learned URL rules", exc)
+            return
+        counts = {}
+        for field, value in votes.items():
+            try:
+                counts[_text(field)] = int(value)
+            except ValueError:
+                continue
+        self.rules = learned_rules(counts, self.min_support) if self.learn else LearnedRules()
+        self.forms = {_text(path) for path in forms}
+
+    # -- requests ---------------------------------------------------------------
+
+    def _form_page(self, url: str) -> None:
+        path = action_path(url)
+        self.forms.add(path)
+        try:
+            self.server.sadd(self.keys.forms, path)
+        except redis.RedisError as exc:
+            self._error(f"record the form page {url}", exc)
+
+    def _rewrite(self, request: Request) -> Request | None:
+        url = request.url
+        stripped = strip_tracking(url) if self.strip else url
+        cleaned = self.rules.clean(stripped)
+        if cleaned != url:
+            cleaned = canonical(cleaned) or cleaned
+        if self.skip_forms and action_path(cleaned) in self.forms:
+            self._inc("form_skipped")
+            return None
+        if cleaned == url:
+            return request
+        self._inc("tracking_stripped" if stripped != url else "learned_stripped")
+        try:
+            self.server.hset(self.keys.aliases, url, cleaned)
+        except redis.RedisError as exc:
+            self._error(f"record the alias {url}", exc)
+        return request.replace(url=cleaned)
+
+    async def process_spider_output(self, response: Response,
+                                    result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        self._read_rules()
+        async for entry in result:
+            if isinstance(entry, Request):
+                entry = self._rewrite(entry)
+                if entry is None:
+                    continue
+            elif isinstance(entry, PageItem) and entry.get("reason") == "form" and self.skip_forms:
+                self._form_page(str(entry.get("url") or ""))
+            yield entry

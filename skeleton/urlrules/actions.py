@@ -1,0 +1,181 @@
+"""Action links: links into forms and accounts, which a skeleton crawl never follows.
+
+A link is an **action** when its URL or its text says so, in one of several
+languages (:data:`ACTION_URL_PATTERNS`, :data:`ACTION_TEXTS`): cart, wishlist,
+login and account, compare, report and share links. URL patterns match a whole
+path segment or query parameter name, alone or with one word before or after it
+(``/cart/add.html``, ``ucp-login.html``, ``?add-to-cart=12``), never a substring of
+a word or a long slug (``register-to-vote.html``); a text
+matches when the link's whole text is one of the phrases (``Log in``, ``In den
+Warenkorb``) or starts with an "add to" phrase, so a chapter titled "Remote login"
+is no action. ``rel="nofollow"`` links are skipped too (:func:`nofollow_urls`),
+unless the page also links the same URL without it.
+
+A fetched page that **answers with a form only** (:func:`form_only`: a password
+field, or a form with little text around it) is an action page: it is no node, its
+links are not followed, and the crawl skips every later link to the same path
+(:mod:`skeleton.middlewares.variants`).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import unquote, urlsplit
+
+from lxml import etree
+
+from skeleton.sew.urls import resolve
+
+from .content import main_element, main_text
+
+__all__ = ["ACTION_URL_PATTERNS", "ACTION_TEXTS", "ACTION_TEXT_PREFIXES", "FORM_PAGE_MAX_TEXT",
+           "action_reason", "url_action", "text_action", "nofollow_urls", "form_only", "action_path"]
+
+#: kind -> regular expression over the lower-case path and query names, matching whole tokens
+ACTION_URL_PATTERNS: dict[str, str] = {
+    "cart": r"cart|add-?to-?cart|addtocart|basket|add-?to-?basket|checkout|warenkorb|kasse|panier"
+            r"|carrito|carrello|winkelwagen|koszyk|korzina|kosik",
+    "wishlist": r"wish-?list|add-?to-?wishlist|merkzettel|wunschliste|liste-?de-?souhaits"
+                r"|lista-?de-?deseos|verlanglijst",
+    "login": r"login|log-?in|logon|signin|sign-?in|signup|sign-?up|register|registration|logout"
+             r"|log-?out|signout|sign-?out|my-?account|useraccount|ucp|anmelden|abmelden|einloggen"
+             r"|registrieren|connexion|deconnexion|inscription|iniciar-?sesion|accedi|registrati"
+             r"|inloggen|uitloggen|logowanie|zaloguj|special:userlogin|return-?to|returnto",
+    "compare": r"compare|add-?to-?compare|vergleich|vergleichen|comparer|comparar|confronta",
+    "report": r"report-?abuse|reportabuse|abuse-?report|report-?(?:item|post|comment|listing|this)"
+              r"|flag-?(?:item|post|comment)",
+    "share": r"share|sharer|share-?this|tell-?a-?friend|email-?a-?friend|send-?to-?friend",
+}
+#: kind -> link texts (compared case-folded, whitespace-normalized, whole text)
+ACTION_TEXTS: dict[str, frozenset[str]] = {
+    "cart": frozenset({"add to cart", "add to basket", "add to bag", "cart", "basket", "view cart",
+                       "shopping cart", "checkout", "in den warenkorb", "warenkorb", "zur kasse",
+                       "ajouter au panier", "panier", "añadir al carrito", "carrito",
+                       "aggiungi al carrello", "carrello", "in winkelwagen", "winkelwagen",
+                       "do koszyka", "koszyk", "в корзину", "корзина", "カートに入れる", "加入购物车",
+                       "购物车"}),
+    "wishlist": frozenset({"add to wishlist", "add to wish list", "wishlist", "wish list",
+                           "merkzettel", "auf den merkzettel", "wunschliste",
+                           "ajouter à la liste de souhaits", "lista de deseos"}),
+    "login": frozenset({"log in", "login", "log on", "sign in", "sign up", "register", "log out",
+                        "logout", "sign out", "my account", "create account", "create an account",
+                        "anmelden", "abmelden", "einloggen", "registrieren", "mein konto",
+                        "se connecter", "connexion", "déconnexion", "s'inscrire", "mon compte",
+                        "iniciar sesión", "cerrar sesión", "registrarse", "mi cuenta", "accedi",
+                        "esci", "registrati", "inloggen", "uitloggen", "zaloguj", "войти",
+                        "выйти", "регистрация", "ログイン", "登录", "注册"}),
+    "compare": frozenset({"compare", "add to compare", "vergleichen", "comparer", "comparar"}),
+    "report": frozenset({"report", "report abuse", "report this item", "report this post",
+                         "report this comment", "melden", "signaler", "denunciar", "segnala"}),
+    "share": frozenset({"share", "share this", "tweet", "email this", "teilen", "partager",
+                        "compartir", "condividi", "delen"}),
+}
+#: text starts that make an action whatever follows ("Add to cart – $12")
+ACTION_TEXT_PREFIXES: dict[str, tuple[str, ...]] = {
+    "cart": ("add to cart", "add to basket", "add to bag", "in den warenkorb", "ajouter au panier",
+             "añadir al carrito", "aggiungi al carrello"),
+    "wishlist": ("add to wishlist", "add to wish list"),
+    "share": ("share on ", "share via ", "teilen auf ", "partager sur ", "compartir en "),
+}
+#: a page whose main text outside its forms is shorter than this, with a form of
+#: two fields or more, answers with a form only
+FORM_PAGE_MAX_TEXT = 80
+#: a form with at least this many fields (input, select, textarea) is a real form
+FORM_MIN_FIELDS = 2
+
+_URL_RES = {kind: re.compile(rf"^(?:[a-z0-9]+[-_])?(?:{pattern})$|^(?:{pattern})[-_][a-z0-9]+$")
+            for kind, pattern in ACTION_URL_PATTERNS.items()}
+_EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$")
+_SPACES = re.compile(r"\s+")
+_STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
+_NOFOLLOW = etree.XPath('//a[@href][@rel]')
+_PLAIN_A = etree.XPath('//a[@href][not(@rel)]/@href', smart_strings=False)
+_PASSWORD = etree.XPath('.//input[translate(@type, "PASWORD", "pasword") = "password"]')
+_FORMS = etree.XPath(".//form")
+_FIELDS = etree.XPath('.//input[not(translate(@type, "HIDENSUBMT", "hidensubmt") = "hidden")'
+                      ' and not(translate(@type, "HIDENSUBMT", "hidensubmt") = "submit")]'
+                      ' | .//select | .//textarea')
+
+
+def _normal(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text or "")
+    return _SPACES.sub(" ", text).strip(_STRIP).casefold()
+
+
+def _url_tokens(url: str) -> list[str]:
+    """The lower-case path segments (without extension) and query parameter names."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    tokens = [_EXTENSION.sub("", seg) for seg in unquote(parts.path).lower().split("/") if seg]
+    tokens += [pair.split("=", 1)[0].lower() for pair in parts.query.split("&") if pair]
+    return tokens
+
+
+def url_action(url: str) -> str | None:
+    """The action kind the URL says, or None: a path segment (without extension) or a
+    query parameter name that is an action word, alone or with one word before or
+    after it (``cart``, ``ucp-login.html``, ``report-abuse``, ``?add-to-cart=``), so
+    ``register-to-vote.html`` is no action."""
+    tokens = _url_tokens(url)
+    for kind, pattern in _URL_RES.items():
+        if any(pattern.match(token) for token in tokens):
+            return kind
+    return None
+
+
+def text_action(text: str) -> str | None:
+    """The action kind a link's text says, or None."""
+    norm = _normal(text)
+    if not norm or len(norm) > 40:
+        return None
+    for kind, texts in ACTION_TEXTS.items():
+        if norm in texts:
+            return kind
+    for kind, prefixes in ACTION_TEXT_PREFIXES.items():
+        if norm.startswith(prefixes):
+            return kind
+    return None
+
+
+def action_reason(url: str, text: str = "") -> str | None:
+    """Why a link is an action (``"action/cart"``, ...), or None."""
+    kind = url_action(url) or text_action(text)
+    return f"action/{kind}" if kind else None
+
+
+def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
+    """The URLs the page links only with ``rel="nofollow"`` (canonical, absolute)."""
+    if root is None:
+        return frozenset()
+    marked: set[str] = set()
+    plain: set[str] = set()
+    for a in _NOFOLLOW(root):
+        url = resolve(a.get("href") or "", page_url)
+        if url:
+            (marked if "nofollow" in (a.get("rel") or "").lower().split() else plain).add(url)
+    if not marked:
+        return frozenset()
+    plain.update(filter(None, (resolve(href, page_url) for href in _PLAIN_A(root))))
+    return frozenset(marked - plain)
+
+
+def form_only(root: etree._Element | None) -> bool:
+    """Does the page answer with a form only: a password field in its main content,
+    or a form of ``FORM_MIN_FIELDS`` fields or more with less than
+    ``FORM_PAGE_MAX_TEXT`` characters of text outside its forms?"""
+    if root is None:
+        return False
+    main = main_element(root)
+    if _PASSWORD(main):
+        return True
+    forms = _FORMS(main)
+    if not forms or max(len(_FIELDS(form)) for form in forms) < FORM_MIN_FIELDS:
+        return False
+    return len(main_text(main)) < FORM_PAGE_MAX_TEXT
+
+
+def action_path(url: str) -> str:
+    """The URL without its query: the path a form page is remembered by."""
+    return url.split("?", 1)[0].split("#", 1)[0]

@@ -1,0 +1,64 @@
+"""A page's ``<link rel="canonical">``: the URL the site says names the page.
+
+The node of a page is the URL its canonical link names, when that URL is on the
+crawl's site: the page's own URL becomes an alias of it (like a redirect,
+:mod:`skeleton.hierarchy.aliases`). Decisions:
+
+* a canonical URL on **another host** (the production domain written into a
+  staging copy or a mirror: ``https://www.example.org/a/b/`` served as
+  ``http://127.0.0.1:8000/a/b/``) is read for its path and query only, on the
+  page's own host;
+* it is ignored when it leaves the crawl's scope (:func:`skeleton.sew.urls.in_scope`),
+  looks like a trap, or names the crawl's **home page** for another page (a
+  template that gives every page the home page's canonical would fold the whole
+  site into one node);
+* only the first ``<link rel="canonical">`` counts; ``<a rel="canonical">`` is no
+  declaration.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+from lxml import etree
+
+from skeleton.sew.urls import canonical, in_scope, resolve, trap_reason
+
+__all__ = ["CANONICAL_XPATH", "canonical_link"]
+
+CANONICAL_XPATH = ("//link[@href][contains(translate(@rel, 'CANONICAL', 'canonical'), 'canonical')]"
+                   "/@href")
+_CANONICAL = etree.XPath(CANONICAL_XPATH, smart_strings=False)
+
+
+def _on_host(url: str, page_url: str) -> str:
+    """``url`` on ``page_url``'s scheme and host (path and query kept)."""
+    try:
+        target, page = urlsplit(url), urlsplit(page_url)
+    except ValueError:
+        return ""
+    if target.netloc.lower() == page.netloc.lower():
+        return url
+    return canonical(urlunsplit((page.scheme, page.netloc, target.path or "/", target.query, "")))
+
+
+def canonical_link(root: etree._Element | None, page_url: str, base_url: str) -> str | None:
+    """The canonical URL the page declares, when it names another page of the
+    crawl (see the module's decisions), else None."""
+    if root is None:
+        return None
+    hrefs = _CANONICAL(root)
+    if not hrefs:
+        return None
+    url = resolve(str(hrefs[0]), page_url)
+    if not url:
+        return None
+    url = _on_host(url, page_url)
+    page = canonical(page_url) or page_url
+    if not url or url == page:
+        return None
+    if not in_scope(url, base_url) or trap_reason(url):
+        return None
+    home = canonical(base_url) or base_url
+    if url == home and page != home:
+        return None
+    return url
