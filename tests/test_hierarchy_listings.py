@@ -195,3 +195,18 @@ def test_a_declared_parent_outranks_a_highlighted_menu_item():
     assert rows[(B + "about/", B + "about/maps.html")][named] == 1.0
     assert rows[(B, B + "about/maps.html")][named] == 0.0  # the trail names home: overruled
     assert rows[(B, B + "news.html")][named] == 1.0  # a trail alone still names
+
+
+def test_form_pages_and_language_copies_are_no_nodes():
+    """A page recorded with reason ``form`` or ``language`` leaves the tree, and the
+    pages only it offers with it."""
+    pages, offers = blog()
+    pages[B + "login.html"] = {**record(), "reason": "form"}
+    pages[B + "de.html"] = {**record(), "reason": "language"}
+    pages[B + "de-a.html"] = record()
+    offers[B + "login.html"] = [offer(B, "menu")]
+    offers[B + "de.html"] = [offer(B, "menu")]
+    offers[B + "de-a.html"] = [offer(B + "de.html", "de")]
+    tree = resolve_tree(B, pages, offers, None)
+    assert {B + "login.html", B + "de.html", B + "de-a.html"}.isdisjoint(tree)
+    assert tree[B + "a.html"] == {"parent": B, "depth": 1}

@@ -270,3 +270,46 @@ def test_find_skeleton_fetches_the_declared_ancestors_too() -> None:
 
     pages = list(find_skeleton(BASE, site.get, load_model(None), detector=detector))
     assert [p.url for p in pages] == [BASE, BASE + "guide/install.html", BASE + "guide/"]
+
+
+def test_a_bad_language_argument_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="lang must be a language code"):
+        make_spider(lang="???")
+    assert make_spider(lang="EN-gb").language == "en" and make_spider(lang="any").language == "any"
+
+
+def test_pages_that_are_no_nodes_are_leaves() -> None:
+    """A page answering with a form only, and a page in another language than the
+    crawl's (decided on the home page, carried by every request), are leaves with
+    their reason; a page naming another URL as canonical is recorded under it."""
+    spider = make_spider()
+    home = b'<html lang="en"><body><a href="a.html">A</a><a href="de/">Deutsch</a></body></html>'
+    items, requests = respond(spider, BASE, home, meta={"skeleton_depth": 0})
+    assert items[0]["lang"] == "en" and {r.meta["skeleton_lang"] for r in requests} == {"en"}
+    german = b'<html lang="de-DE"><body><a href="x.html">X</a></body></html>'
+    items, requests = respond(spider, BASE + "de/", german, meta={"skeleton_depth": 1, "skeleton_lang": "en"})
+    assert items[0]["reason"] == "language" and requests == []
+    login = (b'<html lang="en"><body><main><form><input name="user"><input type="password" name="pw">'
+             b'</form></main><a href="y.html">Y</a></body></html>')
+    items, requests = respond(spider, BASE + "signin.html", login, meta={"skeleton_depth": 1, "skeleton_lang": "en"})
+    assert items[0]["reason"] == "form" and requests == []
+    copy = (b'<html lang="en"><head><link rel="canonical" href="/site/story.html"></head>'
+            b'<body><p>The story</p><a href="z.html">Z</a></body></html>')
+    items, _ = respond(spider, BASE + "story-print.html", copy, meta={"skeleton_depth": 1, "skeleton_lang": "en"})
+    assert items[0]["url"] == BASE + "story.html" and items[0]["aliases"] == [BASE + "story-print.html"]
+
+
+def test_action_nofollow_and_language_copy_links_are_not_followed() -> None:
+    spider = make_spider()
+    body = (b'<html lang="en"><head><link rel="alternate" hreflang="fr" href="/site/fr/"></head><body>'
+            b'<a href="cart/add.html?item=1">Buy</a><a href="p.html">Add to basket</a>'
+            b'<a href="q.html" rel="nofollow">Q</a><a href="fr/">Fran\xc3\xa7ais</a>'
+            b'<a href="ok.html">A story</a></body></html>')
+    _, requests = respond(spider, BASE, body, meta={"skeleton_depth": 0})
+    assert [r.url for r in requests] == [BASE + "ok.html"]
+    assert stat(spider, "skeleton/skipped/action/cart") == 2
+    assert stat(spider, "skeleton/skipped/nofollow") == 1 and stat(spider, "skeleton/skipped/language") == 1
+    spider = make_spider()
+    spider.skip_actions = False  # SKELETON_SKIP_ACTIONS = False
+    _, requests = respond(spider, BASE, body, meta={"skeleton_depth": 0})
+    assert len(requests) == 4
