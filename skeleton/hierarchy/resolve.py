@@ -31,9 +31,12 @@ def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
                  edge_model: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     """child URL -> ``{"parent", "depth"}`` for every fetched page reachable from
     ``root`` through the offers (the root itself is not a key), except the later
-    pages of a paginated listing and the views, which are no nodes."""
+    pages of a paginated listing and the views, which are no nodes, and the pages
+    whose ``reason`` is in ``NOT_NODES``."""
     if root not in pages:
         return {}
+    pages = {url: page for url, page in pages.items()
+             if url == root or not isinstance(page, Mapping) or page.get("reason") not in NOT_NODES}
     cands = candidate_edges(root, pages, offers)
     weights = edge_weights(cands.rows, edge_model)
     parents = best_tree(root, ((p, c, w) for (p, c), w in zip(cands.edges, weights)))
