@@ -33,18 +33,18 @@ __all__ = ["ACTION_URL_PATTERNS", "ACTION_TEXTS", "ACTION_TEXT_PREFIXES", "FORM_
 
 #: kind -> regular expression over the lower-case path and query names, matching whole tokens
 ACTION_URL_PATTERNS: dict[str, str] = {
-    "cart": r"cart|add-?to-?cart|addtocart|basket|add-?to-?basket|checkout|warenkorb|kasse|panier"
+    "cart": r"cart|add[-_]?to[-_]?cart|addtocart|basket|add[-_]?to[-_]?basket|checkout|warenkorb|kasse|panier"
             r"|carrito|carrello|winkelwagen|koszyk|korzina|kosik",
-    "wishlist": r"wish-?list|add-?to-?wishlist|merkzettel|wunschliste|liste-?de-?souhaits"
-                r"|lista-?de-?deseos|verlanglijst",
-    "login": r"login|log-?in|logon|signin|sign-?in|signup|sign-?up|register|registration|logout"
-             r"|log-?out|signout|sign-?out|my-?account|useraccount|ucp|anmelden|abmelden|einloggen"
-             r"|registrieren|connexion|deconnexion|inscription|iniciar-?sesion|accedi|registrati"
-             r"|inloggen|uitloggen|logowanie|zaloguj|special:userlogin|return-?to|returnto",
-    "compare": r"compare|add-?to-?compare|vergleich|vergleichen|comparer|comparar|confronta",
-    "report": r"report-?abuse|reportabuse|abuse-?report|report-?(?:item|post|comment|listing|this)"
-              r"|flag-?(?:item|post|comment)",
-    "share": r"share|sharer|share-?this|tell-?a-?friend|email-?a-?friend|send-?to-?friend",
+    "wishlist": r"wish[-_]?list|add[-_]?to[-_]?wishlist|merkzettel|wunschliste|liste[-_]?de[-_]?souhaits"
+                r"|lista[-_]?de[-_]?deseos|verlanglijst",
+    "login": r"login|log[-_]?in|logon|signin|sign[-_]?in|signup|sign[-_]?up|register|registration|logout"
+             r"|log[-_]?out|signout|sign[-_]?out|my[-_]?account|useraccount|ucp|anmelden|abmelden|einloggen"
+             r"|registrieren|connexion|deconnexion|inscription|iniciar[-_]?sesion|accedi|registrati"
+             r"|inloggen|uitloggen|logowanie|zaloguj|special:userlogin|return[-_]?to|returnto",
+    "compare": r"compare|add[-_]?to[-_]?compare|vergleich|vergleichen|comparer|comparar|confronta",
+    "report": r"report[-_]?abuse|reportabuse|abuse[-_]?report|report[-_]?(?:item|post|comment|listing|this)"
+              r"|flag[-_]?(?:item|post|comment)",
+    "share": r"share|sharer|share[-_]?this|tell[-_]?a[-_]?friend|email[-_]?a[-_]?friend|send[-_]?to[-_]?friend",
 }
 #: kind -> link texts (compared case-folded, whitespace-normalized, whole text)
 ACTION_TEXTS: dict[str, frozenset[str]] = {
@@ -128,7 +128,7 @@ def url_action(url: str) -> str | None:
 def text_action(text: str) -> str | None:
     """The action kind a link's text says, or None."""
     norm = _normal(text)
-    if not norm or len(norm) > 40:
+    if not norm:
         return None
     for kind, texts in ACTION_TEXTS.items():
         if norm in texts:

@@ -4,10 +4,10 @@ The node of a page is the URL its canonical link names, when that URL is on the
 crawl's site: the page's own URL becomes an alias of it (like a redirect,
 :mod:`skeleton.hierarchy.aliases`). Decisions:
 
-* a canonical URL on **another host** (the production domain written into a
+* a canonical URL on **another host or scheme** (the production domain written into a
   staging copy or a mirror: ``https://www.example.org/a/b/`` served as
-  ``http://127.0.0.1:8000/a/b/``) is read for its path and query only, on the
-  page's own host;
+  ``http://127.0.0.1:8000/a/b/``, an ``https`` canonical on a site served over
+  ``http``) is read for its path and query only, on the page's own scheme and host;
 * it is ignored when it leaves the crawl's scope (:func:`skeleton.sew.urls.in_scope`),
   looks like a trap, or names the crawl's **home page** for another page (a
   template that gives every page the home page's canonical would fold the whole
@@ -36,7 +36,7 @@ def _on_host(url: str, page_url: str) -> str:
         target, page = urlsplit(url), urlsplit(page_url)
     except ValueError:
         return ""
-    if target.netloc.lower() == page.netloc.lower():
+    if target.netloc.lower() == page.netloc.lower() and target.scheme == page.scheme:
         return url
     return canonical(urlunsplit((page.scheme, page.netloc, target.path or "/", target.query, "")))
 
