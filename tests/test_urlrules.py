@@ -7,7 +7,7 @@ from lxml import etree
 
 from skeleton.sew.dom import parse_html
 from skeleton.urlrules.actions import (
-    action_path, action_reason, form_only, nofollow_urls, text_action, url_action,
+    action_path, action_reason, form_only, nofollow_urls, text_action, url_action, view_urls,
 )
 from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.content import main_element, main_text
@@ -599,3 +599,12 @@ def test_canonical_first_link_counts_and_rel_case_insensitive() -> None:
 def test_url_action_with_underscores(url: str) -> None:
     """Action words joined by underscores are actions too."""
     assert url_action(url) is not None
+
+
+def test_view_urls_are_links_marked_tag_author_archives_or_search() -> None:
+    """rel="tag" and rel="author" mark views; rel="category tag" is a section; a URL
+    also linked plainly is not a view."""
+    root = parse_html(b'<html><body><a rel="tag" href="/tag/x/">x</a><a rel="author" href="/author/a/">A</a>'
+                      b'<a rel="category tag" href="/news/">News</a><a rel="tag" href="/tag/y/">y</a>'
+                      b'<a href="/tag/y/">y</a></body></html>')
+    assert view_urls(root, "http://ex.com/p/") == {"http://ex.com/tag/x/", "http://ex.com/author/a/"}

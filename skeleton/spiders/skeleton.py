@@ -18,7 +18,8 @@ see ``skeleton.urlrules.language``).
 One page, one node (``skeleton.urlrules``): a page whose ``<link rel="canonical">``
 names another page of the site is recorded under that URL (its own URL becomes an
 alias); with ``SKELETON_SKIP_ACTIONS`` (default on) action links (cart, login,
-wishlist, compare, report, share), ``rel="nofollow"`` links and pages that answer
+wishlist, compare, report, share), ``rel="nofollow"`` links, links marked as views
+(``rel="tag"``, ``"author"``, ``"archives"``, ``"search"``) and pages that answer
 with a form only are not followed; links to a page's copies in another language
 are never followed.
 """
@@ -54,7 +55,7 @@ from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu
-from skeleton.urlrules.actions import action_reason, form_only, nofollow_urls
+from skeleton.urlrules.actions import action_reason, form_only, nofollow_urls, view_urls
 from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.language import ANY_LANGUAGE, language_copies, page_language, primary_language
 
@@ -355,9 +356,10 @@ class SkeletonSpider(scrapy.Spider):
                       language: str | None) -> dict[str, str]:
         """URL -> why the page's link to it is not followed, from the page itself: a
         copy in another language (``hreflang``), a ``rel="nofollow"`` link, a link
-        whose text names an action."""
+        to a view (``rel="tag"``, ``"author"``, ...), a link whose text names an action."""
         copies = language_copies(root, page, language or "")
         nofollow = nofollow_urls(root, page) if self.skip_actions else frozenset()
+        views = view_urls(root, page) if self.skip_actions else frozenset()
         reasons: dict[str, str] = {}
         for link in raw:
             if link.url in reasons:
@@ -366,6 +368,8 @@ class SkeletonSpider(scrapy.Spider):
                 reasons[link.url] = "skipped/language"
             elif link.url in nofollow:
                 reasons[link.url] = "skipped/nofollow"
+            elif link.url in views:
+                reasons[link.url] = "skipped/view_rel"
             elif self.skip_actions:
                 action = action_reason(link.url, link.text)
                 if action:

@@ -9,7 +9,9 @@ a word or a long slug (``register-to-vote.html``); a text
 matches when the link's whole text is one of the phrases (``Log in``, ``In den
 Warenkorb``) or starts with an "add to" phrase, so a chapter titled "Remote login"
 is no action. ``rel="nofollow"`` links are skipped too (:func:`nofollow_urls`),
-unless the page also links the same URL without it.
+unless the page also links the same URL without it, and so are links the page
+marks as views with an HTML link type (:func:`view_urls`: ``rel="tag"``,
+``"author"``, ``"archives"``, ``"search"``; not ``rel="category tag"``).
 
 A fetched page that **answers with a form only** (:func:`form_only`: a password
 field, or a form with little text around it) is an action page: it is no node, its
@@ -29,7 +31,8 @@ from skeleton.sew.urls import resolve
 from .content import main_element, main_text
 
 __all__ = ["ACTION_URL_PATTERNS", "ACTION_TEXTS", "ACTION_TEXT_PREFIXES", "FORM_PAGE_MAX_TEXT",
-           "action_reason", "url_action", "text_action", "nofollow_urls", "form_only", "action_path"]
+           "NOFOLLOW_RELS", "VIEW_RELS", "FILED_RELS", "action_reason", "url_action", "text_action",
+           "rel_marked_urls", "nofollow_urls", "view_urls", "form_only", "action_path"]
 
 #: kind -> regular expression over the lower-case path and query names, matching whole tokens
 ACTION_URL_PATTERNS: dict[str, str] = {
@@ -77,6 +80,13 @@ ACTION_TEXT_PREFIXES: dict[str, tuple[str, ...]] = {
     "wishlist": ("add to wishlist", "add to wish list"),
     "share": ("share on ", "share via ", "teilen auf ", "partager sur ", "compartir en "),
 }
+#: ``rel`` tokens of links never followed
+NOFOLLOW_RELS = frozenset({"nofollow"})
+#: ``rel`` tokens (HTML link types) of links to views: tag, author, archive and
+#: search pages re-list what the site files elsewhere
+VIEW_RELS = frozenset({"tag", "author", "archives", "search"})
+#: ``rel`` tokens that make a link a section's, whatever else it says
+FILED_RELS = frozenset({"category"})
 #: a page whose main text outside its forms is shorter than this, with a form of
 #: two fields or more, answers with a form only
 FORM_PAGE_MAX_TEXT = 80
@@ -145,8 +155,11 @@ def action_reason(url: str, text: str = "") -> str | None:
     return f"action/{kind}" if kind else None
 
 
-def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
-    """The URLs the page links only with ``rel="nofollow"`` (canonical, absolute)."""
+def rel_marked_urls(root: etree._Element | None, page_url: str, rels: frozenset[str],
+                    keep: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The URLs the page links only from ``a`` elements whose ``rel`` has a token in
+    ``rels`` and none in ``keep`` (canonical, absolute): a URL the page also links
+    without such a ``rel`` is not one."""
     if root is None:
         return frozenset()
     marked: set[str] = set()
@@ -154,11 +167,24 @@ def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
     for a in _NOFOLLOW(root):
         url = resolve(a.get("href") or "", page_url)
         if url:
-            (marked if "nofollow" in (a.get("rel") or "").lower().split() else plain).add(url)
+            tokens = set((a.get("rel") or "").lower().split())
+            (marked if tokens & rels and not tokens & keep else plain).add(url)
     if not marked:
         return frozenset()
     plain.update(filter(None, (resolve(href, page_url) for href in _PLAIN_A(root))))
     return frozenset(marked - plain)
+
+
+def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
+    """The URLs the page links only with ``rel="nofollow"`` (canonical, absolute)."""
+    return rel_marked_urls(root, page_url, NOFOLLOW_RELS)
+
+
+def view_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
+    """The URLs the page links only as views: ``rel`` ``tag``, ``author``,
+    ``archives`` or ``search`` (HTML link types), unless ``category`` too
+    (WordPress's ``rel="category tag"`` names the post's section)."""
+    return rel_marked_urls(root, page_url, VIEW_RELS, FILED_RELS)
 
 
 def form_only(root: etree._Element | None) -> bool:
