@@ -529,11 +529,13 @@ def test_canonical_same_host(href: str, page_url: str, expected: str) -> None:
     assert canon(href, page_url) == expected
 
 
-def test_canonical_other_host_mapped_onto_page_host() -> None:
-    """An off-host canonical keeps its path and query on the page's host."""
-    got = canon("https://www.example.org/docs/b.html?x=1#frag",
-                "http://127.0.0.1:8000/docs/a.html", "http://127.0.0.1:8000/docs/")
-    assert got == "http://127.0.0.1:8000/docs/b.html?x=1"
+@pytest.mark.parametrize("href", ["https://www.example.org/docs/b.html?x=1#frag",
+                                  "https://debian-handbook.info/browse/stable/"])
+def test_canonical_on_another_host_is_ignored(href: str) -> None:
+    """An off-host canonical (production domain in a staging or packaged copy) is
+    ignored: the copy's paths need not be the production's."""
+    assert canon(href, "http://127.0.0.1:8000/docs/a.html", "http://127.0.0.1:8000/docs/") is None
+    assert canon(href, "http://127.0.0.1:8000/index.html", "http://127.0.0.1:8000/") is None
 
 
 @pytest.mark.parametrize(("href", "page_url"), [
@@ -608,3 +610,36 @@ def test_view_urls_are_links_marked_tag_author_archives_or_search() -> None:
                       b'<a rel="category tag" href="/news/">News</a><a rel="tag" href="/tag/y/">y</a>'
                       b'<a href="/tag/y/">y</a></body></html>')
     assert view_urls(root, "http://ex.com/p/") == {"http://ex.com/tag/x/", "http://ex.com/author/a/"}
+
+
+def test_a_page_labelled_in_another_language_that_names_itself_the_crawl_language_version_is_no_copy() -> None:
+    """Apache's English manual labels some pages lang="pt-br" but lists each as the
+    hreflang="en" version of itself: not a copy. A real German copy is one."""
+    from skeleton.urlrules.links import leaf_reason
+
+    page = "http://ex.com/en/install.html"
+    mislabelled = parse_html(b'<html lang="pt-br"><body><a href="../en/install.html" hreflang="en" '
+                             b'rel="alternate">English</a><a href="../de/install.html" hreflang="de">'
+                             b'Deutsch</a><p>Compiling and installing.</p></body></html>')
+    assert leaf_reason(mislabelled, page, "pt", "en") is None
+    german = parse_html(b'<html lang="de"><body><a href="/en/" hreflang="en">English</a><p>Hallo</p></body></html>')
+    assert leaf_reason(german, "http://ex.com/de/", "de", "en") == "language"
+    assert leaf_reason(german, "http://ex.com/de/", "de", "any") is None
+    login = parse_html(b'<html lang="en"><body><form><input name="u"><input type="password"></form></body></html>')
+    assert leaf_reason(login, page, "en", "en") == "form"
+    assert leaf_reason(login, page, "en", "en", skip_actions=False) is None
+
+
+def test_link_skip_reasons_first_reason_wins() -> None:
+    from skeleton.urlrules.links import link_skip_reasons
+
+    root = parse_html(b'<html><head><link rel="alternate" hreflang="de" href="/de/"></head><body>'
+                      b'<a rel="nofollow" href="/x/">X</a><a rel="tag" href="/tag/a/">a</a>'
+                      b'<a href="/de/">Deutsch</a><a href="/cart/">Basket</a><a href="/ok/">Ok</a></body></html>')
+    links = [("http://ex.com/x/", "X"), ("http://ex.com/tag/a/", "a"), ("http://ex.com/de/", "Deutsch"),
+             ("http://ex.com/cart/", "Basket"), ("http://ex.com/ok/", "Ok")]
+    assert link_skip_reasons(links, root, "http://ex.com/", "en") == {
+        "http://ex.com/x/": "skipped/nofollow", "http://ex.com/tag/a/": "skipped/view_rel",
+        "http://ex.com/de/": "skipped/language", "http://ex.com/cart/": "skipped/action/cart"}
+    assert link_skip_reasons(links, root, "http://ex.com/", "en", skip_actions=False) == {
+        "http://ex.com/de/": "skipped/language"}

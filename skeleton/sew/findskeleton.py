@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from dataclasses import dataclass, field
 
+from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import resolve_tree
@@ -25,6 +26,12 @@ from .dom import page_title, parse_html
 from .frames import parse_with_frames
 from .model import SEWModel
 from .urls import canonical, in_scope, trap_reason
+from skeleton.urlrules.actions import action_path
+from skeleton.urlrules.canonical_link import canonical_link
+from skeleton.urlrules.duplicates import content_fingerprint, learned_rules, variant_candidates, vote_fields
+from skeleton.urlrules.language import ANY_LANGUAGE, page_language
+from skeleton.urlrules.links import leaf_reason, link_skip_reasons
+from skeleton.urlrules.tracking import strip_tracking
 
 __all__ = ["PageDetector", "PageResult", "find_skeleton", "skeleton_edges"]
 
@@ -43,6 +50,11 @@ class PageResult:
     offers: dict = field(default_factory=dict)
     #: the page's own evidence of its place (:mod:`skeleton.hierarchy.evidence`)
     evidence: dict = field(default_factory=dict)
+    #: why the page is no node ("form", "language"), as the spider records it
+    reason: str | None = None
+    #: other URLs found to be pages the crawl knows (alias -> URL): the page's own
+    #: URL when its canonical link names another, stripped and duplicate variants
+    aliases: dict = field(default_factory=dict)
 
 
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
@@ -51,7 +63,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                   links_of: Callable[[str], list[LinkNode]] | None = None,
                   detector: PageDetector | None = None, frames: bool = True,
                   context: str = "root", menu: set[str] | frozenset[str] = frozenset(),
-                  menu_min_depth: int = 2) -> Iterator[PageResult]:
+                  menu_min_depth: int = 2, url_rules: bool = True,
+                  language: str | None = None) -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
@@ -64,11 +77,21 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
     LinkSetDup as in the paper; it depends on which parent found a page first,
     and is kept to compare the two). ``menu`` (a site's template menu) is added to
     the template sets of pages at ``menu_min_depth`` and deeper, as the crawl's
-    ``-a template_menu`` does."""
+    ``-a template_menu`` does. With ``url_rules`` (the crawl's defaults), the rules of
+    one page, one node apply as in the crawl (:mod:`skeleton.urlrules`): tracking
+    parameters and learned variants are stripped before a page is queued, a
+    canonical link renames a page (the page is not analysed again under its own
+    URL), action, nofollow, view and language-copy links are not followed, and form
+    pages and pages in another ``language`` (default: the base page's) are leaves."""
     base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}
+    fingerprints: dict[str, str] = {}
+    waiting: dict[str, list[tuple[str, Any, str]]] = {}
+    votes: dict[str, int] = {}
+    forms: set[str] = set()
+    rules = learned_rules({})
     for url, depth, known, template in queue:
         if max_pages is not None and max_pages <= 0:
             return
@@ -83,13 +106,56 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             root = (parse_with_frames(body, url, fetch) if frames else parse_html(body)) if body else None
             detection = (detector(root, url, base_url, known, shown) if detector is not None
                          else detect_navigation(root, url, model, known, base_url, shown))
-        followed, _ = followed_links(detection.nav_links(url), url,
-                                     lambda u: None if in_scope(u, scope) and not trap_reason(u)
-                                     else "skipped")
+        aliases: dict[str, str] = {}
+        reasons: dict[str, str] = {}
+        raw = detection.nav_links(url)
+        if url_rules and root is not None:
+            own = page_language(root)
+            if depth == 0 and language is None:
+                language = own or ANY_LANGUAGE
+            leaf = leaf_reason(root, url, own, language)
+            declared = None if leaf else canonical_link(root, url, base_url)
+            if leaf or declared:
+                if leaf == "form":
+                    forms.add(action_path(url))
+                if declared:
+                    aliases[url] = declared
+                    if declared not in seen:
+                        seen.add(declared)
+                        queue.append((declared, depth, known, template))
+                yield PageResult(url, depth, page_title(root), False, [], {}, {}, leaf, aliases)
+                continue
+            fingerprint = content_fingerprint(root)
+            if fingerprint:
+                for variant in variant_candidates(url):
+                    other = fingerprints.get(variant.url)
+                    if other is None:
+                        waiting.setdefault(variant.url, []).append((url, variant, fingerprint))
+                        continue
+                    for name in vote_fields(variant, other == fingerprint):
+                        votes[name] = votes.get(name, 0) + 1
+                    if other == fingerprint:
+                        aliases.setdefault(url, variant.url)
+                for variant_url, variant, other in waiting.pop(url, []):
+                    for name in vote_fields(variant, other == fingerprint):
+                        votes[name] = votes.get(name, 0) + 1
+                    if other == fingerprint:
+                        aliases[variant_url] = url
+                fingerprints[url] = fingerprint
+                rules = learned_rules(votes)
+            reasons = link_skip_reasons(((link.url, link.text) for link in raw), root, url, language)
+        followed, _ = followed_links(raw, url,
+                                     lambda u: reasons.get(u) or (None if in_scope(u, scope) and not trap_reason(u)
+                                                                  else "skipped"))
         edges = [(parent, child, depth + level) for child, _, parent, level in followed]
         evidence = page_evidence(root, url) if root is not None else {}
+        if url_rules:  # queued under the URL the crawl requests; the link's URL is an alias
+            for _, child, _ in edges:
+                cleaned = rules.clean(strip_tracking(child))
+                if cleaned != child:
+                    aliases[child] = canonical(cleaned) or cleaned
         yield PageResult(url, depth, page_title(root), detection.is_navigation, edges,
-                         page_offers(url, detection.nav_sets, followed), evidence)
+                         page_offers(url, detection.nav_sets, followed), evidence, None, aliases)
         # the ancestors the page declares are fetched too (as the spider does)
         declared = [(url, place, depth + 1) for place in declared_places(evidence)
                     if in_scope(place, scope) and not trap_reason(place)]
@@ -104,6 +170,9 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
         for _, child, child_depth in edges + declared:
             if max_depth is not None and child_depth > max_depth:
                 continue
+            child = aliases.get(child, child)
+            if url_rules and action_path(child) in forms:
+                continue
             if child not in seen:
                 seen.add(child)
                 queue.append((child, child_depth, child_known, child_template))
@@ -111,13 +180,20 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
 
 def page_records(pages: list[PageResult]) -> tuple[dict[str, dict], dict[str, list[dict]]]:
     """The page records and offers (child -> offers) of an offline crawl, as the
-    crawl's pipeline stores them in Redis."""
-    records = {p.url: {"evidence": p.evidence,
-                       "nav_links": [{"url": child} for _, child, _ in p.nav_links]} for p in pages}
+    crawl's pipeline stores them in Redis, with the pages' aliases applied as the
+    crawl applies ``:aliases`` (:func:`skeleton.hierarchy.aliases.apply_aliases`)."""
+    records = {p.url: {"evidence": p.evidence, "reason": p.reason,
+                       "nav_links": [{"url": child} for _, child, _ in p.nav_links]}
+               for p in pages if p.url not in p.aliases}
     offers: dict[str, list[dict]] = {}
+    aliases: dict[str, str] = {}
     for page in pages:
+        aliases.update(page.aliases)
         for child, offer in page.offers.items():
             offers.setdefault(child, []).append(offer)
+    if not pages or not aliases:
+        return records, offers
+    _, records, offers = apply_aliases(pages[0].url, records, offers, aliases)
     return records, offers
 
 

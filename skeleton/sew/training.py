@@ -111,13 +111,20 @@ def load_labelled_site(truth_path: str | Path, site_dir: str | Path,
 
 def file_fetcher(site_dir: str | Path) -> Callable[[str], bytes | None]:
     """``fetch(url)``: the bytes of the file under ``site_dir`` at the URL's path
-    (any host; a directory means its ``index.html``), or None if there is none."""
+    (any host; a directory means its ``index.html``; a URL with a query is the file
+    ``PATH@QUERY`` when there is one, as ``tests/sites/server.py`` serves it), or
+    None if there is none."""
     base = Path(site_dir)
 
     def fetch(url: str) -> bytes | None:
-        target = base / unquote(urlsplit(url).path).lstrip("/")
+        parts = urlsplit(url)
+        target = base / unquote(parts.path).lstrip("/")
         if target.is_dir():
             target = target / "index.html"
+        if parts.query:
+            with_query = target.with_name(f"{target.name}@{parts.query}")
+            if with_query.is_file():
+                target = with_query
         try:
             return target.read_bytes()
         except OSError:

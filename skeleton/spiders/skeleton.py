@@ -55,9 +55,10 @@ from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, trap_reason
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu
-from skeleton.urlrules.actions import action_reason, form_only, nofollow_urls, view_urls
+from skeleton.urlrules.actions import action_reason
 from skeleton.urlrules.canonical_link import canonical_link
-from skeleton.urlrules.language import ANY_LANGUAGE, language_copies, page_language, primary_language
+from skeleton.urlrules.language import ANY_LANGUAGE, page_language, primary_language
+from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 
 __all__ = ["SkeletonSpider"]
 
@@ -271,10 +272,9 @@ class SkeletonSpider(scrapy.Spider):
         language = response.meta.get(META_LANG) or (own_lang if item["found_depth"] == 0 else None)
         item["lang"] = own_lang
         item["title"] = page_title(root)
-        if language and language != ANY_LANGUAGE and own_lang and own_lang != language:
-            return self._leaf(item, "language")
-        if self.skip_actions and form_only(root):
-            return self._leaf(item, "form")
+        leaf = leaf_reason(root, final, own_lang, language, self.skip_actions)
+        if leaf:
+            return self._leaf(item, leaf)
         declared = canonical_link(root, final, self.base)
         if declared:
             # the site names the page by another URL: that is the node, this URL its alias
@@ -354,27 +354,10 @@ class SkeletonSpider(scrapy.Spider):
 
     def _link_reasons(self, raw: list[NavLink], root: Any, page: str,
                       language: str | None) -> dict[str, str]:
-        """URL -> why the page's link to it is not followed, from the page itself: a
-        copy in another language (``hreflang``), a ``rel="nofollow"`` link, a link
-        to a view (``rel="tag"``, ``"author"``, ...), a link whose text names an action."""
-        copies = language_copies(root, page, language or "")
-        nofollow = nofollow_urls(root, page) if self.skip_actions else frozenset()
-        views = view_urls(root, page) if self.skip_actions else frozenset()
-        reasons: dict[str, str] = {}
-        for link in raw:
-            if link.url in reasons:
-                continue
-            if link.url in copies:
-                reasons[link.url] = "skipped/language"
-            elif link.url in nofollow:
-                reasons[link.url] = "skipped/nofollow"
-            elif link.url in views:
-                reasons[link.url] = "skipped/view_rel"
-            elif self.skip_actions:
-                action = action_reason(link.url, link.text)
-                if action:
-                    reasons[link.url] = f"skipped/{action}"
-        return reasons
+        """URL -> why the page's link to it is not followed, from the page itself
+        (``skeleton.urlrules.links.link_skip_reasons``)."""
+        return link_skip_reasons(((link.url, link.text) for link in raw), root, page, language,
+                                 self.skip_actions)
 
     def _followable(self, raw: list[NavLink], page: str, reasons: dict[str, str],
                     *aliases: str) -> list[tuple[str, str, str, int]]:

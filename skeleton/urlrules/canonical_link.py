@@ -4,10 +4,13 @@ The node of a page is the URL its canonical link names, when that URL is on the
 crawl's site: the page's own URL becomes an alias of it (like a redirect,
 :mod:`skeleton.hierarchy.aliases`). Decisions:
 
-* a canonical URL on **another host or scheme** (the production domain written into a
-  staging copy or a mirror: ``https://www.example.org/a/b/`` served as
-  ``http://127.0.0.1:8000/a/b/``, an ``https`` canonical on a site served over
-  ``http``) is read for its path and query only, on the page's own scheme and host;
+* a canonical URL on **another host** (the production domain written into a staging
+  copy, a mirror or a packaged copy) is ignored: the copy's paths need not be the
+  production's (the Debian handbook names ``https://debian-handbook.info/browse/stable/``
+  from a copy served at ``/``; Apache's manual names ``httpd.apache.org/docs/current/``),
+  and a wrong guess would rename every page to a URL the copy does not have;
+* a canonical on the page's host with **another scheme** (``https`` canonicals on a
+  site served over ``http``) is read on the page's own scheme;
 * it is ignored when it leaves the crawl's scope (:func:`skeleton.sew.urls.in_scope`),
   looks like a trap, or names the crawl's **home page** for another page (a
   template that gives every page the home page's canonical would fold the whole
@@ -31,12 +34,14 @@ _CANONICAL = etree.XPath(CANONICAL_XPATH, smart_strings=False)
 
 
 def _on_host(url: str, page_url: str) -> str:
-    """``url`` on ``page_url``'s scheme and host (path and query kept)."""
+    """``url`` on ``page_url``'s scheme when both are on one host, else ``""``."""
     try:
         target, page = urlsplit(url), urlsplit(page_url)
     except ValueError:
         return ""
-    if target.netloc.lower() == page.netloc.lower() and target.scheme == page.scheme:
+    if target.netloc.lower() != page.netloc.lower():
+        return ""
+    if target.scheme == page.scheme:
         return url
     return canonical(urlunsplit((page.scheme, page.netloc, target.path or "/", target.query, "")))
 

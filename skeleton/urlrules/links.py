@@ -1,0 +1,56 @@
+"""Which of a page's links the crawl does not follow, and whether the page is a node at
+all: the rules of :mod:`skeleton.urlrules` applied to one parsed page, as the spider and
+the offline FINDSKELETON (:mod:`skeleton.sew.findskeleton`) both apply them."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lxml import etree
+
+from .actions import action_reason, form_only, nofollow_urls, view_urls
+from .language import ANY_LANGUAGE, hreflang_links, language_copies
+
+__all__ = ["link_skip_reasons", "leaf_reason"]
+
+
+def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | None, page_url: str,
+                      language: str | None, skip_actions: bool = True) -> dict[str, str]:
+    """URL -> why the page's link ``(url, text)`` is not followed, from the page
+    itself: ``skipped/language`` (an ``hreflang`` copy in another language than
+    ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
+    ``skipped/action/KIND`` (URL or text of an action); the last three only with
+    ``skip_actions``. The first reason found for a URL wins."""
+    copies = language_copies(root, page_url, language or "")
+    nofollow = nofollow_urls(root, page_url) if skip_actions else frozenset()
+    views = view_urls(root, page_url) if skip_actions else frozenset()
+    reasons: dict[str, str] = {}
+    for url, text in links:
+        if url in reasons:
+            continue
+        if url in copies:
+            reasons[url] = "skipped/language"
+        elif url in nofollow:
+            reasons[url] = "skipped/nofollow"
+        elif url in views:
+            reasons[url] = "skipped/view_rel"
+        elif skip_actions:
+            action = action_reason(url, text)
+            if action:
+                reasons[url] = f"skipped/{action}"
+    return reasons
+
+
+def leaf_reason(root: etree._Element | None, page_url: str, own_language: str, language: str | None,
+                skip_actions: bool = True) -> str | None:
+    """``"language"`` when the page declares a language other than the crawl's
+    ``language`` (not ``any``) and does not name itself the ``language`` version in
+    its own ``hreflang`` links (Apache's English manual labels six pages
+    ``lang="pt-br"`` and lists each as the ``hreflang="en"`` version of itself: a
+    template's mistake, not a copy); ``"form"`` when it answers with a form only
+    (with ``skip_actions``); else None. Such a page is a leaf and no node."""
+    if language and language != ANY_LANGUAGE and own_language and own_language != language:
+        if hreflang_links(root, page_url).get(page_url) != language:
+            return "language"
+    if skip_actions and form_only(root):
+        return "form"
+    return None
