@@ -643,3 +643,13 @@ def test_link_skip_reasons_first_reason_wins() -> None:
         "http://ex.com/de/": "skipped/language", "http://ex.com/cart/": "skipped/action/cart"}
     assert link_skip_reasons(links, root, "http://ex.com/", "en", skip_actions=False) == {
         "http://ex.com/de/": "skipped/language"}
+
+
+def test_a_posts_author_card_links_are_views() -> None:
+    """hCard bylines (class "vcard author" in Pelican, "author vcard" in WordPress) link
+    author pages: views; the same URL linked elsewhere on the page is not."""
+    root = parse_html(b'<html><body><address class="vcard author">By <a class="url fn" href="/author/a.html">A</a>'
+                      b'</address><span class="author vcard"><a href="/author/b/">B</a></span>'
+                      b'<a href="/author/c.html">C</a><div class="vcard author"><a href="/author/c.html">C</a></div>'
+                      b'</body></html>')
+    assert view_urls(root, "http://ex.com/p.html") == {"http://ex.com/author/a.html", "http://ex.com/author/b/"}

@@ -99,6 +99,11 @@ _EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$")
 _SPACES = re.compile(r"\s+")
 _STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
 _NOFOLLOW = etree.XPath('//a[@href][@rel]')
+_CARD = ("contains(concat(' ', normalize-space(@class), ' '), ' vcard ') and "
+         "contains(concat(' ', normalize-space(@class), ' '), ' author ')")
+_AUTHOR_CARD_HREFS = etree.XPath(f"//*[{_CARD}]//a/@href", smart_strings=False)
+_IN_AUTHOR_CARD = etree.XPath(f"boolean(ancestor::*[{_CARD}])")
+_ALL_A = etree.XPath("//a[@href]")
 _PLAIN_A = etree.XPath('//a[@href][not(@rel)]/@href', smart_strings=False)
 _PASSWORD = etree.XPath('.//input[translate(@type, "PASWORD", "pasword") = "password"]')
 _FORMS = etree.XPath(".//form")
@@ -183,8 +188,19 @@ def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
 def view_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
     """The URLs the page links only as views: ``rel`` ``tag``, ``author``,
     ``archives`` or ``search`` (HTML link types), unless ``category`` too
-    (WordPress's ``rel="category tag"`` names the post's section)."""
-    return rel_marked_urls(root, page_url, VIEW_RELS, FILED_RELS)
+    (WordPress's ``rel="category tag"`` names the post's section), and the links of
+    a post's author card (the hCard microformat: an element with the classes
+    ``author`` and ``vcard``, as Pelican and WordPress themes mark the byline)."""
+    views = rel_marked_urls(root, page_url, VIEW_RELS, FILED_RELS)
+    if root is None:
+        return views
+    cards = {resolve(href, page_url) for href in _AUTHOR_CARD_HREFS(root)}
+    cards.discard("")
+    if not cards:
+        return views
+    plain = {resolve(a.get("href") or "", page_url) for a in _ALL_A(root)
+             if not _IN_AUTHOR_CARD(a)}
+    return views | frozenset(cards - plain)
 
 
 def form_only(root: etree._Element | None) -> bool:
