@@ -89,7 +89,6 @@ def crawl(site, config: str, env: dict) -> dict:
         raise SystemExit(f"evaluate of {site.name} ({config}) failed:\n{scored.stderr[-2000:]}")
     result = json.loads(scored.stdout)
     return {"pages_fetched": result["pages_fetched"], "fetched_per_true_page": result["fetched_per_true_page"],
-            "true_pages": len(result.get("true_edges", [])) + 1 if "true_edges" in result else None,
             "nodes": result["pages"]["all"]["found"], "true_nodes": result["pages"]["all"]["true"],
             "node_f1": result["pages"]["all"]["f1"], "edge_f1": result["edges"]["all"]["f1"],
             "ended_by_itself": ended and state.get("state") == "finished", "seconds": round(seconds, 1)}

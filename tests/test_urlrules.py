@@ -653,3 +653,22 @@ def test_a_posts_author_card_links_are_views() -> None:
                       b'<a href="/author/c.html">C</a><div class="vcard author"><a href="/author/c.html">C</a></div>'
                       b'</body></html>')
     assert view_urls(root, "http://ex.com/p.html") == {"http://ex.com/author/a.html", "http://ex.com/author/b/"}
+
+
+@pytest.mark.parametrize("href", ["http://[::1", "http://exa mple.com:99999/x", "javascript:alert(1)", ""])
+def test_a_malformed_canonical_is_ignored(href: str) -> None:
+    """A canonical href that is no usable URL declares nothing, and never raises."""
+    root = parse_html(f'<html><head><link rel="canonical" href="{href}"></head><body>x</body></html>'.encode())
+    assert canonical_link(root, "http://ex.com/docs/a.html", "http://ex.com/docs/") is None
+
+
+def test_compare_variants_votes_aliases_and_waits() -> None:
+    """The one comparison the crawl and FINDSKELETON share."""
+    from skeleton.urlrules.duplicates import compare_variants
+
+    found = compare_variants("http://h/a/?s=1&t=2", "F", {"http://h/a/": "F", "http://h/a/?t=2": "G"})
+    assert found.aliases == {"http://h/a/?s=1&t=2": "http://h/a/"}
+    assert found.votes == {"q:s:same": 1, "q:t:same": 1, "q:s:diff": 1}
+    assert [v.url for v in found.pending] == ["http://h/a/?s=1"]
+    waited = compare_variants("http://h/b/", "F", {}, [("http://h/b/amp/", "s", ["amp"], "F"), ("bad",)])
+    assert waited.aliases == {"http://h/b/amp/": "http://h/b/"} and waited.votes == {"s:amp:same": 1}

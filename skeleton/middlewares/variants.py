@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections import Counter
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Self
 
@@ -47,8 +46,8 @@ from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
 from skeleton.urlrules.actions import action_path
-from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, Variant, content_fingerprint,
-                                          learned_rules, variant_candidates, vote_fields)
+from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, compare_variants, content_fingerprint,
+                                          learned_rules, variant_candidates)
 from skeleton.urlrules.tracking import strip_tracking
 
 if TYPE_CHECKING:
@@ -134,53 +133,35 @@ class UrlVariantsMiddleware:
             self._error(f"compare {url}", exc)
 
     def _compare(self, url: str, fingerprint: str) -> None:
-        candidates = variant_candidates(url)
+        candidates = [c.url for c in variant_candidates(url)]
         pipe = self.server.pipeline(transaction=False)
         pipe.hset(self.keys.fingerprints, url, fingerprint)
-        pipe.hmget(self.keys.fingerprints, [c.url for c in candidates] or [url])
+        pipe.hmget(self.keys.fingerprints, candidates or [url])
         pipe.hget(self.keys.variants, url)
         _, known, waiting = pipe.execute()
-        votes: Counter[str] = Counter()
-        aliases: dict[str, str] = {}
-        pending: list[Variant] = []
-        for candidate, other in zip(candidates, known):
-            if other is None:
-                pending.append(candidate)
-                continue
-            same = _text(other) == fingerprint
-            votes.update(vote_fields(candidate, same))
-            if same:
-                aliases.setdefault(url, candidate.url)  # the simplest variant comes first
         try:
             entries = json.loads(waiting) if waiting else []
         except ValueError:
             entries = []
-        for entry in entries if isinstance(entries, list) else []:
-            try:
-                variant_url, kind, names, other = entry
-                variant = Variant(url, str(kind), tuple(map(str, names)))
-            except (TypeError, ValueError):
-                continue
-            same = other == fingerprint
-            votes.update(vote_fields(variant, same))
-            if same and variant_url != url:
-                aliases[str(variant_url)] = url
+        found = compare_variants(url, fingerprint,
+                                 {c: _text(fp) for c, fp in zip(candidates, known) if fp is not None},
+                                 entries if isinstance(entries, list) else [])
         pipe = self.server.pipeline(transaction=False)
-        for field, count in votes.items():
-            pipe.hincrby(self.keys.votes, field, count)
-        if aliases:
-            pipe.hset(self.keys.aliases, mapping=aliases)
+        for name, count in found.votes.items():
+            pipe.hincrby(self.keys.votes, name, count)
+        if found.aliases:
+            pipe.hset(self.keys.aliases, mapping=found.aliases)
         if waiting is not None:
             pipe.hdel(self.keys.variants, url)
         pipe.execute()
-        for candidate in pending:
+        for candidate in found.pending:
             entry = json.dumps([url, candidate.kind, list(candidate.names), fingerprint])
             self.wait(keys=[self.keys.variants], args=[candidate.url, entry, MAX_WAITING])
-        if votes:
-            self._inc("votes", sum(votes.values()))
+        if found.votes:
+            self._inc("votes", sum(found.votes.values()))
             self.read_at = float("-inf")  # reread the rules before the page's links go out
-        if aliases:
-            self._inc("duplicates", len(aliases))
+        if found.aliases:
+            self._inc("duplicates", len(found.aliases))
 
     def _read_rules(self) -> None:
         now = time.monotonic()

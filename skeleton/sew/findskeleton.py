@@ -10,6 +10,7 @@ in the crawl, so detection does not depend on which parent found a page.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from .model import SEWModel
 from .urls import canonical, in_scope, trap_reason
 from skeleton.urlrules.actions import action_path
 from skeleton.urlrules.canonical_link import canonical_link
-from skeleton.urlrules.duplicates import content_fingerprint, learned_rules, variant_candidates, vote_fields
+from skeleton.urlrules.duplicates import compare_variants, content_fingerprint, learned_rules
 from skeleton.urlrules.language import ANY_LANGUAGE, page_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 from skeleton.urlrules.tracking import strip_tracking
@@ -88,8 +89,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
     seen = {base_url}
     fingerprints: dict[str, str] = {}
-    waiting: dict[str, list[tuple[str, Any, str]]] = {}
-    votes: dict[str, int] = {}
+    waiting: dict[str, list[tuple[str, str, tuple[str, ...], str]]] = {}
+    votes: Counter[str] = Counter()
     forms: set[str] = set()
     rules = learned_rules({})
     for url, depth, known, template in queue:
@@ -127,20 +128,12 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
                 continue
             fingerprint = content_fingerprint(root)
             if fingerprint:
-                for variant in variant_candidates(url):
-                    other = fingerprints.get(variant.url)
-                    if other is None:
-                        waiting.setdefault(variant.url, []).append((url, variant, fingerprint))
-                        continue
-                    for name in vote_fields(variant, other == fingerprint):
-                        votes[name] = votes.get(name, 0) + 1
-                    if other == fingerprint:
-                        aliases.setdefault(url, variant.url)
-                for variant_url, variant, other in waiting.pop(url, []):
-                    for name in vote_fields(variant, other == fingerprint):
-                        votes[name] = votes.get(name, 0) + 1
-                    if other == fingerprint:
-                        aliases[variant_url] = url
+                found = compare_variants(url, fingerprint, fingerprints, waiting.pop(url, []))
+                for candidate in found.pending:
+                    waiting.setdefault(candidate.url, []).append(
+                        (url, candidate.kind, candidate.names, fingerprint))
+                votes.update(found.votes)
+                aliases.update(found.aliases)
                 fingerprints[url] = fingerprint
                 rules = learned_rules(votes)
             reasons = link_skip_reasons(((link.url, link.text) for link in raw), root, url, language)

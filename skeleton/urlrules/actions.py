@@ -98,7 +98,7 @@ _URL_RES = {kind: re.compile(rf"^(?:[a-z0-9]+[-_])?(?:{pattern})$|^(?:{pattern})
 _EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$")
 _SPACES = re.compile(r"\s+")
 _STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
-_NOFOLLOW = etree.XPath('//a[@href][@rel]')
+_REL_A = etree.XPath('//a[@href][@rel]')
 _CARD = ("contains(concat(' ', normalize-space(@class), ' '), ' vcard ') and "
          "contains(concat(' ', normalize-space(@class), ' '), ' author ')")
 _AUTHOR_CARD_HREFS = etree.XPath(f"//*[{_CARD}]//a/@href", smart_strings=False)
@@ -169,7 +169,7 @@ def rel_marked_urls(root: etree._Element | None, page_url: str, rels: frozenset[
         return frozenset()
     marked: set[str] = set()
     plain: set[str] = set()
-    for a in _NOFOLLOW(root):
+    for a in _REL_A(root):
         url = resolve(a.get("href") or "", page_url)
         if url:
             tokens = set((a.get("rel") or "").lower().split())

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from lxml import etree
@@ -38,8 +39,8 @@ from lxml import etree
 from .content import main_element, main_text
 from .tracking import query_names, strip_params
 
-__all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "Variant", "LearnedRules", "content_fingerprint",
-           "variant_candidates", "vote_fields", "learned_rules"]
+__all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "Variant", "Comparison", "LearnedRules",
+           "content_fingerprint", "variant_candidates", "vote_fields", "compare_variants", "learned_rules"]
 
 #: a page with less main text than this (characters) has no fingerprint
 MIN_TEXT = 40
@@ -101,6 +102,44 @@ def vote_fields(variant: Variant, same: bool) -> list[str]:
         return []
     verdict = "same" if same else "diff"
     return [f"{variant.kind}:{name}:{verdict}" for name in variant.names]
+
+
+@dataclass
+class Comparison:
+    """What comparing one fetched page with its variants found: vote counters to add,
+    aliases (variant URL -> the simpler URL with the same content), and the simpler
+    URLs not fetched yet, which the page waits for."""
+
+    votes: Counter[str] = field(default_factory=Counter)
+    aliases: dict[str, str] = field(default_factory=dict)
+    pending: list[Variant] = field(default_factory=list)
+
+
+def compare_variants(url: str, fingerprint: str, known: Mapping[str, str],
+                     waiting: Iterable[Sequence[object]] = ()) -> Comparison:
+    """Compare the fetched ``url`` (content ``fingerprint``) with its simpler variants
+    whose fingerprints ``known`` holds (URL -> fingerprint), and with the variants
+    ``waiting`` for it (``(variant URL, kind, names, fingerprint)`` entries, as a
+    page that was fetched before ``url`` left them); malformed entries are skipped."""
+    out = Comparison()
+    for candidate in variant_candidates(url):
+        other = known.get(candidate.url)
+        if other is None:
+            out.pending.append(candidate)
+            continue
+        out.votes.update(vote_fields(candidate, other == fingerprint))
+        if other == fingerprint:
+            out.aliases.setdefault(url, candidate.url)  # the simplest variant comes first
+    for entry in waiting:
+        try:
+            variant_url, kind, names, other = entry
+            variant = Variant(url, str(kind), tuple(map(str, names)))  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            continue
+        out.votes.update(vote_fields(variant, other == fingerprint))
+        if other == fingerprint and variant_url != url:
+            out.aliases[str(variant_url)] = url
+    return out
 
 
 @dataclass(frozen=True, slots=True)
