@@ -6,6 +6,8 @@ cart/login/wishlist/compare/report forms)."""
 from __future__ import annotations
 
 import json
+from csv import DictReader
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -184,7 +186,14 @@ def test_the_portal_is_one_node_per_page(serve, tmp_path: Path) -> None:
         assert stat in done.stderr, stat
     tree = run_scrapy(["tree", "--crawl", "portal"], tmp_path)
     assert tree.returncode == 0, tree.stderr[-3000:]
-    _check_portal_tree(_edges(json.loads(tree.stdout), base))
+    edges = _edges(json.loads(tree.stdout), base)
+    _check_portal_tree(edges)
+    csv = run_scrapy(["tree", "--crawl", "portal", "--format", "csv"], tmp_path)
+    assert csv.returncode == 0, csv.stderr[-3000:]
+    fix = "http://127.0.0.1:8000/"
+    rows = {(row["parent"].replace(base, fix), row["url"].replace(base, fix))
+            for row in DictReader(StringIO(csv.stdout)) if row["parent"]}
+    assert rows == edges  # the CSV gives every page the JSON tree's parent, aliases resolved
 
 
 class _Slow(SlowHandler):
