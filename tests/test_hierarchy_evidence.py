@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -350,6 +351,44 @@ def test_a_listing_of_excerpts_declares_nothing() -> None:
     assert filed_under(page(excerpt.format(1) + excerpt.format(2)), PAGE) == []
     assert filed_under(page(excerpt.format(1) + excerpt.format(1)), PAGE) == []
     assert "filed" not in page_evidence(page(excerpt.format(1) + excerpt.format(2)), PAGE)
+
+
+@pytest.mark.parametrize("body, filed", [
+    # Pelican: "In <a>DevOps</a>." under the article
+    ('<article><p>In <a href="/category/devops.html">DevOps</a>.</p></article>', ["http://ex.com/category/devops.html"]),
+    # MkDocs Material: the metadata item "in <a>Tutorials</a>"
+    ('<ul><li><span class="md-ellipsis">\n in \n <a href="../../cat/tutorials/">Tutorials</a></span></li></ul>',
+     ["http://ex.com/cat/tutorials/"]),
+    # a label with a colon, another language; the first of several categories is the primary one
+    ('<p>Catégories : <a href="/cat/a/">A</a>, <a href="/cat/b/">B</a></p>', ["http://ex.com/cat/a/"]),
+    ('<div>Posted in <a href="/news/">News</a></div>', ["http://ex.com/news/"]),
+])
+def test_a_link_after_a_filed_in_label_is_the_page_s_section(body: str, filed: list[str]) -> None:
+    assert filed_under(page(body), PAGE) == filed
+    assert page_evidence(page(body), PAGE)["filed"] == filed
+
+
+@pytest.mark.parametrize("body", [
+    # prose: the label is not the whole text before the link, or a sentence goes on after it
+    '<p>As described in <a href="/docs/ch2.html">chapter 2</a>.</p>',
+    '<p>In <a href="/docs/ch2.html">chapter 2</a> we describe the protocol in detail.</p>',
+    # a place in a page (a manual's "In <a>§ 2.1</a>:") is no section
+    '<li><p>In <a href="/library/re.html#module-re">re</a>:</p></li>',
+    # the link is not the first element after the label
+    '<p>In <b>bold</b> <a href="/cat/a/">A</a></p>',
+    # a listing: every excerpt has its own label
+    '<article><p>In <a href="/cat/a/">A</a></p></article><article><p>In <a href="/cat/b/">B</a></p></article>',
+    '<div><p>in <a href="/cat/a/">A</a></p><p>in <a href="/cat/a/">A</a></p></div>',
+    # an unknown label
+    '<p>Tagged <a href="/tag/x/">x</a></p>',
+])
+def test_prose_places_listings_and_other_labels_declare_no_section(body: str) -> None:
+    assert filed_under(page(body), PAGE) == []
+
+
+def test_rel_category_links_win_over_a_label() -> None:
+    body = POST + '<p>In <a href="/cat/other/">Other</a></p>'
+    assert filed_under(page(body), PAGE) == ["http://ex.com/cat/photo/", "http://ex.com/cat/travel/"]
 
 
 # --- page_evidence ----------------------------------------------------------------

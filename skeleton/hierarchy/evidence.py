@@ -18,7 +18,11 @@ The kinds of evidence, each a list of absolute URLs read from one page:
   (shallowest in the DOM) first.
 * ``filed_under``: the sections a single article declares it is filed in: links
   with a ``rel`` token "category" (WordPress's "Posted in" ``rel="category tag"``),
-  when they sit in one article (on a listing every excerpt has its own: none).
+  when they sit in one article (on a listing every excerpt has its own: none);
+  without such links, the first link after a label of ``FILED_LABELS`` ("In
+  <a>DevOps</a>.", "Posted in", "Category:", in several languages) that is the
+  whole text before it in its element, with at most one word after it and no
+  fragment in its URL, when the page has exactly one such label (a listing's excerpts have one each: none).
 * ``pager_links``: the other pages of the listing the page is a page of (its
   pager's numbers, arrows, next/previous links;
   :func:`skeleton.hierarchy.pagination.is_pager_link`), in document order.
@@ -133,6 +137,21 @@ SEPARATED_XPATH = "//a[@href][following-sibling::*[1][self::a[@href]]]"
 FILED_XPATH = '//a[@href][contains(@rel, "ategory")] | //link[@href][contains(@rel, "ategory")]'
 #: the ``rel`` token of a link to the section a page is filed in
 FILED_REL = "category"
+#: labels (lower case, without a trailing colon) that, as the whole text before a
+#: link in its element, say the page is filed in the link's section
+FILED_LABELS = frozenset({
+    "in", "posted in", "filed in", "filed under", "published in", "category", "categories",
+    "categorized as", "categorised as",
+    "dans", "publié dans", "catégorie", "catégories", "rubrique",
+    "kategorie", "kategorien", "veröffentlicht in", "abgelegt unter",
+    "en", "publicado en", "categoría", "categorías", "categoria", "categorias", "publicado em", "em",
+    "pubblicato in", "categorie", "gepubliceerd in", "categorieën", "kategoria",
+    "рубрика", "категория", "категории", "в",
+})
+#: a label's link: the first element of its parent, with text before it
+LABELLED_XPATH = "//a[@href][not(preceding-sibling::*)][normalize-space(../text()[1])]"
+#: words allowed after a labelled link in its element ("In <a>DevOps</a>.", "in <a>A</a> and")
+FILED_TAIL_WORDS = 1
 #: Pre-check word -> the XPath substring finding it in a class whatever the case of
 #: its first letter ("Active"): every token of ``CURRENT_CLASS_TOKENS`` has one.
 _CURRENT_MARKERS = {"active": "ctive", "current": "urrent", "selected": "elected"}
@@ -156,6 +175,8 @@ _UP_PANEL = etree.XPath(UP_PANEL_XPATH)
 _ARIA_CURRENT = etree.XPath(ARIA_CURRENT_XPATH)
 _PAGER = etree.XPath(PAGER_XPATH)
 _FILED = etree.XPath(FILED_XPATH)
+_LABELLED = etree.XPath(LABELLED_XPATH)
+_WORD = re.compile(r"\w+")
 _SEPARATED = etree.XPath(SEPARATED_XPATH)
 _ARTICLE = etree.XPath("ancestor::article[1]")
 #: a marked item's own link: its first link not inside a list nested in the item
@@ -511,14 +532,26 @@ def _highlighted_trail(page: _Page) -> list[str]:
 # --- filed under ------------------------------------------------------------------
 
 def _filed_under(page: _Page) -> list[str]:
-    if not page.mentions(FILED_REL):
-        return []
-    links = [element for element in _FILED(page.root)
-             if FILED_REL in {token.lower() for token in _tokens(element.get("rel"))}]
-    # one article's "Posted in"; on a listing every excerpt has its own: no evidence
-    if len({id(a[0]) if (a := _ARTICLE(element)) else None for element in links}) > 1:
-        return []
-    return _clean((element.get("href") for element in links), page)
+    if page.mentions(FILED_REL):
+        links = [element for element in _FILED(page.root)
+                 if FILED_REL in {token.lower() for token in _tokens(element.get("rel"))}]
+        # one article's "Posted in"; on a listing every excerpt has its own: no evidence
+        if len({id(a[0]) if (a := _ARTICLE(element)) else None for element in links}) > 1:
+            return []
+        if links:
+            return _clean((element.get("href") for element in links), page)
+    labelled = [element for element in _LABELLED(page.root) if _is_filed_label(element)]
+    return _clean([labelled[0].get("href")], page) if len(labelled) == 1 else []
+
+
+def _is_filed_label(link: etree._Element) -> bool:
+    """Is ``link`` the first link after a ``FILED_LABELS`` label that is the whole
+    text before it in its element, with at most ``FILED_TAIL_WORDS`` words after it,
+    linking a page, not a place in one (``#``)?"""
+    parent = link.getparent()
+    label = " ".join((parent.text or "").split()).lower().rstrip(":").strip() if parent is not None else ""
+    return (label in FILED_LABELS and len(_WORD.findall(link.tail or "")) <= FILED_TAIL_WORDS
+            and "#" not in (link.get("href") or ""))  # a place in a page ("In <a>§2</a>") is no section
 
 
 # --- pager ------------------------------------------------------------------------
