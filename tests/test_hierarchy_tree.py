@@ -204,6 +204,35 @@ def test_train_edge_model_learns_from_labelled_rows() -> None:
         edge_weights(rows, {**model, "features": ["other"]})
 
 
+def test_candidates_the_model_scores_alike_are_told_apart_by_the_shortest_path_rule() -> None:
+    """A site-wide sidebar offers every page of a section from every other: the
+    model cannot tell those offers apart, the section's shallowest page wins."""
+    blank = [0.0] * len(FEATURES)
+    gap, dist, named = (FEATURES.index(f) for f in ("gap", "dist", "named"))
+    learned = [[*blank[:named], float(i % 2), *blank[named + 1:]] for i in range(20)]
+    model = train_edge_model(learned, [i % 2 for i in range(20)])
+    near = [*blank]
+    near[dist] = 3.0
+    far = [*blank]
+    far[dist], far[gap] = 4.0, 1.0
+    w_near, w_far = edge_weights([near, far], model)
+    assert w_near > w_far and w_near - w_far < 1e-5
+    # ... and never outweighs what the model does tell apart
+    named_far = [*far]
+    named_far[named] = 1.0
+    w_named, w_near = edge_weights([named_far, near], model)
+    assert w_named > w_near
+    # in the tree: pages "a" .. "d" (the shallowest, last by URL) offer each other
+    # through one sidebar
+    edges = [("r", "x", 0.0), ("x", "d", -5.0)]
+    for p in "abcd":
+        for c in "abcd":
+            if p != c:
+                edges.append((p, c, edge_weights([near if p == "d" else far], model)[0] - 5.0))
+    tree = best_tree("r", edges)
+    assert {tree[c] for c in "abc"} == {"d"}
+
+
 def test_the_stored_trees_score_as_scikit_learn_does() -> None:
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier

@@ -25,12 +25,16 @@ import numpy as np
 
 from .features import CAP, FEATURES
 
-__all__ = ["EdgeModel", "EdgeModelError", "N_TREES", "TREE_DEPTH", "edge_weights", "train_edge_model"]
+__all__ = ["EdgeModel", "EdgeModelError", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "train_edge_model"]
 
 #: boosting rounds, tree depth and learning rate: scikit-learn's defaults, not tuned
 N_TREES = 100
 TREE_DEPTH = 3
 LEARNING_RATE = 0.1
+#: weight of the shortest-path rule that breaks the model's ties (the rule's weights
+#: span about ``3 * CAP``: at most a few millionths per edge, it decides only
+#: between candidates the model scores alike)
+TIE_BREAK = 1e-7
 #: the model kind stored in ``edges["kind"]``
 KIND = "gradient-boosted-trees"
 
@@ -107,17 +111,26 @@ class EdgeModel:
         return self.init + self.learning_rate * sum((t.predict(x) for t in self.trees), np.zeros(len(x)))
 
 
+def _shortest_path(row: Sequence[float]) -> float:
+    gap, dist, offered = FEATURES.index("gap"), FEATURES.index("dist"), FEATURES.index("offered")
+    return -row[gap] - 0.01 * row[dist] - (0.0 if row[offered] else 2.0 * CAP)
+
+
 def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | None) -> list[float]:
     """The arborescence weight of each row: ``log p`` of the learned score, or, with
     no edge model, minus the edge's shortcut length (``gap``) and a small preference
     for shallower parents, the shortest-path rule (a parent the child names without
-    offering it a link comes last)."""
+    offering it a link comes last). With a model, ``TIE_BREAK`` times the
+    shortest-path weight is added: candidates the model scores alike (pages of one
+    site-wide sidebar, none of them named by the child) are told apart by that
+    rule, never by their URLs' order, and no score the model tells apart changes
+    rank."""
     if not model:
-        gap, dist, offered = FEATURES.index("gap"), FEATURES.index("dist"), FEATURES.index("offered")
-        return [-row[gap] - 0.01 * row[dist] - (0.0 if row[offered] else 2.0 * CAP) for row in rows]
+        return [_shortest_path(row) for row in rows]
     z = EdgeModel.from_dict(model).log_odds(rows)
     # log(sigmoid(z)), stable for large |z|
-    return [(-math.log1p(math.exp(-v)) if v > -30 else v) for v in z.tolist()]
+    return [(-math.log1p(math.exp(-v)) if v > -30 else v) + TIE_BREAK * _shortest_path(row)
+            for v, row in zip(z.tolist(), rows)]
 
 
 def train_edge_model(rows: Sequence[Sequence[float]], labels: Sequence[int],
