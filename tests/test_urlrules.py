@@ -655,6 +655,51 @@ def test_a_posts_author_card_links_are_views() -> None:
     assert view_urls(root, "http://ex.com/p.html") == {"http://ex.com/author/a.html", "http://ex.com/author/b/"}
 
 
+def test_links_in_blocks_labelled_as_views_are_views() -> None:
+    """Pelican's "tags: <a>..</a> <a>..</a>", a widget under a "Tags" heading (up to the
+    next heading), a French label; links outside the blocks are not views."""
+    from skeleton.urlrules.actions import view_links
+
+    root = parse_html('<html><body><p>tags: <a href="/tag/a.html">a</a> <a href="/tag/b.html">b</a></p>'
+                      '<p>In <a href="/category/devops.html">DevOps</a>.</p>'
+                      '<section><h2>Tags</h2><div><a href="/tag/c/">c</a></div><ul><li><a href="/tag/d/">d</a></li>'
+                      '</ul><h2>Sections</h2><ul><li><a href="/news/">News</a></li></ul></section>'
+                      '<div>Étiquettes : <a href="/fr/tag/e/">e</a></div></body></html>'.encode())
+    assert view_links(root, "http://ex.com/p.html") == {
+        "http://ex.com/tag/a.html": "label", "http://ex.com/tag/b.html": "label", "http://ex.com/tag/c/": "label",
+        "http://ex.com/tag/d/": "label", "http://ex.com/fr/tag/e/": "label"}
+
+
+@pytest.mark.parametrize("body", [
+    # a heading that often names a real section menu is no label
+    '<h2>Topics</h2><ul><li><a href="/tag/x/">x</a></li></ul>',
+    # the label is not the whole text before the first link
+    '<p>Read the tags of <a href="/tag/x/">x</a></p>',
+    # the link is not the block's first element
+    '<p>tags: <b>new</b> <a href="/tag/x/">x</a></p>',
+    # the same URL linked unlabelled too
+    '<p>tags: <a href="/tag/x/">x</a></p><ul><li><a href="/tag/x/">X</a></li></ul>',
+])
+def test_unlabelled_or_also_plain_links_are_not_views(body: str) -> None:
+    assert view_urls(parse_html(f"<html><body>{body}</body></html>".encode()), "http://ex.com/p/") == frozenset()
+
+
+def test_a_wordpress_tag_cloud_and_rel_tag_mark_one_view_together() -> None:
+    """WordPress writes class="tag-cloud-link" on every tag cloud link: a tag linked by
+    the post's rel="tag" and by the cloud is a view (each marks the other's link)."""
+    from skeleton.urlrules.links import link_skip_reasons
+
+    root = parse_html(b'<html><body><footer>Tagged <a href="/tag/x/" rel="tag">x</a></footer>'
+                      b'<section><h2>Topics</h2><div class="tagcloud"><a href="/tag/x/" class="tag-cloud-link">x</a>'
+                      b'<a href="/tag/y/" class="tag-cloud-link">y</a></div></section>'
+                      b'<p>tags: <a href="/tag/z/">z</a></p><a href="/news/">News</a></body></html>')
+    links = [("http://ex.com/tag/x/", "x"), ("http://ex.com/tag/y/", "y"), ("http://ex.com/tag/z/", "z"),
+             ("http://ex.com/news/", "News")]
+    assert link_skip_reasons(links, root, "http://ex.com/p/", "en") == {
+        "http://ex.com/tag/x/": "skipped/view_rel", "http://ex.com/tag/y/": "skipped/view_rel",
+        "http://ex.com/tag/z/": "skipped/view_label"}
+
+
 @pytest.mark.parametrize("href", ["http://[::1", "http://exa mple.com:99999/x", "javascript:alert(1)", ""])
 def test_a_malformed_canonical_is_ignored(href: str) -> None:
     """A canonical href that is no usable URL declares nothing, and never raises."""

@@ -11,7 +11,9 @@ Warenkorb``) or starts with an "add to" phrase, so a chapter titled "Remote logi
 is no action. ``rel="nofollow"`` links are skipped too (:func:`nofollow_urls`),
 unless the page also links the same URL without it, and so are links the page
 marks as views with an HTML link type (:func:`view_urls`: ``rel="tag"``,
-``"author"``, ``"archives"``, ``"search"``; not ``rel="category tag"``).
+``"author"``, ``"archives"``, ``"search"``; not ``rel="category tag"``) or with
+a label (:func:`view_links`: the links after "tags:" or under a "Tags" heading,
+in several languages, :data:`VIEW_LABELS`).
 
 A fetched page that **answers with a form only** (:func:`form_only`: a password
 field, or a form with little text around it) is an action page: it is no node, its
@@ -32,7 +34,8 @@ from .content import main_element, main_text
 
 __all__ = ["ACTION_URL_PATTERNS", "ACTION_TEXTS", "ACTION_TEXT_PREFIXES", "FORM_PAGE_MAX_TEXT",
            "NOFOLLOW_RELS", "VIEW_RELS", "FILED_RELS", "action_reason", "url_action", "text_action",
-           "rel_marked_urls", "nofollow_urls", "view_urls", "form_only", "action_path"]
+           "VIEW_LABELS", "rel_marked_urls", "nofollow_urls", "view_links", "view_urls", "form_only",
+           "action_path"]
 
 #: kind -> regular expression over the lower-case path and query names, matching whole tokens
 ACTION_URL_PATTERNS: dict[str, str] = {
@@ -85,6 +88,18 @@ NOFOLLOW_RELS = frozenset({"nofollow"})
 #: ``rel`` tokens (HTML link types) of links to views: tag, author, archive and
 #: search pages re-list what the site files elsewhere
 VIEW_RELS = frozenset({"tag", "author", "archives", "search"})
+#: labels of a block of links to views (compared case-folded, whitespace-normalized,
+#: without trailing punctuation): a post's tags ("tags: <a>..</a> <a>..</a>"), a tag
+#: cloud, keyword, archive and author lists, in several languages
+VIEW_LABELS = frozenset({
+    "tags", "tag", "tagged", "tagged with", "tagged as", "keywords", "labels", "tag cloud",
+    "archives", "blog archive", "authors",
+    "étiquettes", "mots-clés", "mots clés", "nuage de tags", "auteurs",
+    "schlagwörter", "schlagworte", "stichwörter", "stichworte", "autoren",
+    "etiquetas", "palabras clave", "archivos", "autores", "etichette", "parole chiave", "archivio",
+    "autori", "trefwoorden", "archief", "tagi", "słowa kluczowe", "метки", "теги", "ключевые слова",
+    "タグ", "标签",
+})
 #: ``rel`` tokens that make a link a section's, whatever else it says
 FILED_RELS = frozenset({"category"})
 #: a page whose main text outside its forms is shorter than this, with a form of
@@ -101,9 +116,14 @@ _STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
 _REL_A = etree.XPath('//a[@href][@rel]')
 _CARD = ("contains(concat(' ', normalize-space(@class), ' '), ' vcard ') and "
          "contains(concat(' ', normalize-space(@class), ' '), ' author ')")
-_AUTHOR_CARD_HREFS = etree.XPath(f"//*[{_CARD}]//a/@href", smart_strings=False)
-_IN_AUTHOR_CARD = etree.XPath(f"boolean(ancestor::*[{_CARD}])")
+_TAG_CLOUD = "contains(concat(' ', normalize-space(@class), ' '), ' tag-cloud-link ')"
+_VIEW_MARKUP_HREFS = etree.XPath(f"//*[{_CARD}]//a/@href | //a[{_TAG_CLOUD}]/@href", smart_strings=False)
+_IN_VIEW_MARKUP = etree.XPath(f"boolean(ancestor::*[{_CARD}]) or boolean(self::a[{_TAG_CLOUD}])")
 _ALL_A = etree.XPath("//a[@href]")
+#: elements whose first child element is a link (a label may stand before it)
+_LINK_FIRST = etree.XPath("//a[@href][not(preceding-sibling::*)]/..")
+_HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _PLAIN_A = etree.XPath('//a[@href][not(@rel)]/@href', smart_strings=False)
 _PASSWORD = etree.XPath('.//input[translate(@type, "PASWORD", "pasword") = "password"]')
 _FORMS = etree.XPath(".//form")
@@ -185,22 +205,59 @@ def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
     return rel_marked_urls(root, page_url, NOFOLLOW_RELS)
 
 
-def view_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
-    """The URLs the page links only as views: ``rel`` ``tag``, ``author``,
-    ``archives`` or ``search`` (HTML link types), unless ``category`` too
-    (WordPress's ``rel="category tag"`` names the post's section), and the links of
+def _labelled_anchors(root: etree._Element) -> list[etree._Element]:
+    """The links of the blocks the page labels as views (:func:`view_links`)."""
+    blocks = [el for el in _LINK_FIRST(root) if _normal(el.text or "") in VIEW_LABELS]
+    for heading in _HEADINGS(root):
+        if _normal(" ".join(heading.itertext())) in VIEW_LABELS:
+            for sibling in heading.itersiblings():
+                if sibling.tag in _HEADING_TAGS:
+                    break
+                blocks.append(sibling)
+    return [a for block in blocks for a in block.iter("a") if a.get("href")]
+
+
+def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
+    """URL -> how the page marks it as a view (``"rel"`` or ``"label"``), for the
+    URLs the page links only as views. Marked by markup (``"rel"``): ``rel`` ``tag``,
+    ``author``, ``archives`` or ``search`` (HTML link types), unless ``category``
+    too (WordPress's ``rel="category tag"`` names the post's section), the links of
     a post's author card (the hCard microformat: an element with the classes
-    ``author`` and ``vcard``, as Pelican and WordPress themes mark the byline)."""
-    views = rel_marked_urls(root, page_url, VIEW_RELS, FILED_RELS)
+    ``author`` and ``vcard``, as Pelican and WordPress themes mark the byline) and
+    the links of a WordPress tag cloud (class ``tag-cloud-link``, which WordPress
+    itself writes on every tag cloud link, whatever the theme). Marked by a label
+    (``"label"``, :data:`VIEW_LABELS`): the links of an element whose whole text
+    before its first link (its first child element) is a label ("tags: <a>..</a>
+    <a>..</a>", as Pelican writes a post's tags), and the links of the elements
+    that follow a heading whose whole text is a label, up to the next heading (a
+    "Tags" widget). A URL the page also links unmarked is none."""
     if root is None:
-        return views
-    cards = {resolve(href, page_url) for href in _AUTHOR_CARD_HREFS(root)}
-    cards.discard("")
-    if not cards:
-        return views
-    plain = {resolve(a.get("href") or "", page_url) for a in _ALL_A(root)
-             if not _IN_AUTHOR_CARD(a)}
-    return views | frozenset(cards - plain)
+        return {}
+    labelled = set(_labelled_anchors(root))
+    rels = any(set((a.get("rel") or "").lower().split()) & VIEW_RELS for a in _REL_A(root))
+    markup = bool(_VIEW_MARKUP_HREFS(root))
+    if not (labelled or rels or markup):
+        return {}
+    kinds: dict[str, str] = {}
+    plain: set[str] = set()
+    for a in _ALL_A(root):
+        url = resolve(a.get("href") or "", page_url)
+        if not url:
+            continue
+        tokens = set((a.get("rel") or "").lower().split())
+        if (tokens & VIEW_RELS and not tokens & FILED_RELS) or (markup and _IN_VIEW_MARKUP(a)):
+            kinds[url] = "rel"
+        elif a in labelled:
+            kinds.setdefault(url, "label")
+        else:
+            plain.add(url)
+    return {url: kind for url, kind in kinds.items() if url not in plain}
+
+
+def view_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
+    """The URLs the page links only as views, by markup or by label
+    (:func:`view_links`)."""
+    return frozenset(view_links(root, page_url))
 
 
 def form_only(root: etree._Element | None) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-from .actions import action_reason, form_only, nofollow_urls, view_urls
+from .actions import action_reason, form_only, nofollow_urls, view_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
 
 __all__ = ["link_skip_reasons", "leaf_reason"]
@@ -18,11 +18,12 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     """URL -> why the page's link ``(url, text)`` is not followed, from the page
     itself: ``skipped/language`` (an ``hreflang`` copy in another language than
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
-    ``skipped/action/KIND`` (URL or text of an action); the last three only with
-    ``skip_actions``. The first reason found for a URL wins."""
+    ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/action/KIND``
+    (URL or text of an action); the last four only with ``skip_actions``. The first
+    reason found for a URL wins."""
     copies = language_copies(root, page_url, language or "")
     nofollow = nofollow_urls(root, page_url) if skip_actions else frozenset()
-    views = view_urls(root, page_url) if skip_actions else frozenset()
+    views = view_links(root, page_url) if skip_actions else {}
     reasons: dict[str, str] = {}
     for url, text in links:
         if url in reasons:
@@ -32,7 +33,7 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
         elif url in nofollow:
             reasons[url] = "skipped/nofollow"
         elif url in views:
-            reasons[url] = "skipped/view_rel"
+            reasons[url] = f"skipped/view_{views[url]}"
         elif skip_actions:
             action = action_reason(url, text)
             if action:
