@@ -254,6 +254,19 @@ def test_the_ancestors_a_page_declares_are_requested_even_without_a_navigation_l
     assert stat(spider, "skeleton/declared_followed") >= 2
 
 
+def test_the_other_pages_of_a_listing_are_requested_even_without_a_navigation_link() -> None:
+    """A category's second page that lists one post: its pager is followed whatever
+    the detection chose (issue 12: pagination is part of its listing)."""
+    spider = make_spider(mode="sew")
+    body = b"""<html><body><p>One post on this page.</p><a href="../../post.html">A post</a>
+      <nav class="pagination"><a href="../../">1</a> <span>2</span> <a href="../3/">3</a>
+      <a href="../3/" rel="next">Next</a></nav></body></html>"""
+    items, requests = respond(spider, BASE + "cat/page/2/", body, meta={"depth": 2})
+    assert items[0]["evidence"]["pager"] == [BASE + "cat/", BASE + "cat/page/3/"]
+    urls = [r.url for r in requests]
+    assert BASE + "cat/" in urls and BASE + "cat/page/3/" in urls
+
+
 def test_find_skeleton_fetches_the_declared_ancestors_too() -> None:
     from skeleton.sew.detect import Detection
     from skeleton.sew.findskeleton import find_skeleton

@@ -632,12 +632,15 @@ def page_evidence(root: etree._Element | None, page_url: str) -> dict[str, list[
 
 
 def declared_places(evidence: dict[str, list[str]]) -> list[str]:
-    """The pages a page's evidence declares as its ancestors, to be fetched even when
-    no navigation set links them (a section index only the breadcrumb names): its
-    breadcrumb entries, up links and ``filed`` sections, de-duplicated in that order.
-    The highlighted trail is left out: it is made of menu links, followed anyway."""
+    """The pages a page's evidence declares as its places, to be fetched even when
+    no navigation set links them: its ancestors (a section index only the breadcrumb
+    names: breadcrumb entries, up links and ``filed`` sections) and the other pages
+    of the listing it is a page of (``pager``: the items of a section's listing that
+    runs over several pages are the section's children), de-duplicated in that
+    order. The highlighted trail is left out: it is made of menu links, followed
+    anyway."""
     seen: dict[str, None] = {}
-    for name in ("crumbs", "up", "filed"):
+    for name in ("crumbs", "up", "filed", "pager"):
         for url in evidence.get(name) or ():
             if isinstance(url, str):
                 seen.setdefault(url, None)
