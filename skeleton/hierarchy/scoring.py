@@ -123,8 +123,8 @@ def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | Non
     offering it a link comes last). With a model, ``TIE_BREAK`` times the
     shortest-path weight is added: candidates the model scores alike (pages of one
     site-wide sidebar, none of them named by the child) are told apart by that
-    rule, never by their URLs' order, and no score the model tells apart changes
-    rank."""
+    rule, never by their URLs' order; scores that differ by more than a few
+    millionths keep their order."""
     if not model:
         return [_shortest_path(row) for row in rows]
     z = EdgeModel.from_dict(model).log_odds(rows)
