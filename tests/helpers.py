@@ -157,3 +157,16 @@ def start_scrapy(args: list[str], cwd: Path, log: Path, **env: str) -> subproces
     return subprocess.Popen([sys.executable, "-m", "scrapy", *args], cwd=cwd,
                             env=scrapy_env(**env), stdout=subprocess.DEVNULL,
                             stderr=open(log, "w"), stdin=subprocess.DEVNULL, text=True)
+
+
+def redis_ready(url: str) -> bool:
+    """Does the Redis server at ``url`` answer a ping?"""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+    finally:
+        client.close()

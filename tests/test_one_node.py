@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from helpers import FAST, ROOT, SlowHandler, run_scrapy, start_redis_server, start_scrapy, wait_for
+from helpers import FAST, ROOT, SlowHandler, redis_ready, run_scrapy, start_redis_server, start_scrapy, wait_for
 from scrapy import Request
 from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
@@ -209,17 +209,7 @@ def shared_redis(tmp_path: Path):
     directory.mkdir()
     proc = start_redis_server(directory)
     url = f"unix://{directory}/redis.sock"
-
-    def ready() -> bool:
-        client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        try:
-            return bool(client.ping())
-        except redis.ConnectionError:
-            return False
-        finally:
-            client.close()
-
-    wait_for(ready, timeout=30)
+    wait_for(lambda: redis_ready(url), timeout=30)
     yield url
     proc.terminate()
     proc.wait(timeout=30)

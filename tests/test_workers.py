@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from helpers import (FAST, ROOT, SlowHandler, run_scrapy, start_redis_server, start_scrapy,
+from helpers import (FAST, ROOT, SlowHandler, redis_ready, run_scrapy, start_redis_server, start_scrapy,
                      wait_for)
 from scrapy.settings import Settings
 
@@ -35,16 +35,6 @@ class Slow(SlowHandler):
         super().__init__(*args, directory=str(SITE), **kwargs)  # type: ignore[arg-type]
 
 
-def _ready(url: str) -> bool:
-    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-    try:
-        return bool(client.ping())
-    except redis.ConnectionError:
-        return False
-    finally:
-        client.close()
-
-
 _SERVERS: dict[Path, subprocess.Popen[bytes]] = {}
 
 
@@ -54,7 +44,7 @@ def redis_dir(tmp_path: Path) -> Iterator[Path]:
     directory = tmp_path / "redis"
     directory.mkdir()
     proc = _SERVERS[directory] = start_redis_server(directory, aof=True)
-    wait_for(lambda: _ready(f"unix://{directory}/redis.sock"), timeout=30)
+    wait_for(lambda: redis_ready(f"unix://{directory}/redis.sock"), timeout=30)
     yield directory
     proc.terminate()
     proc.wait(timeout=30)
@@ -195,7 +185,7 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
 
     restarted = start_redis_server(redis_dir, aof=True)
     try:
-        wait_for(lambda: _ready(url), timeout=30)
+        wait_for(lambda: redis_ready(url), timeout=30)
         client = client_for(url)
         stored = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.pages).items()}
         edges = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.offers).items()}

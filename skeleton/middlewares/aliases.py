@@ -28,6 +28,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
 
+from skeleton.middlewares.shared import crawl_keys
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
@@ -83,9 +84,7 @@ class RedirectAliasMiddleware:
         settings = crawler.settings
         if not settings.getbool("SKELETON_ALIASES_ENABLED", True):
             raise NotConfigured("SKELETON_ALIASES_ENABLED is off")
-        keys = getattr(crawler.spider, "keys", None)
-        if not isinstance(keys, CrawlKeys):
-            raise NotConfigured("RedirectAliasMiddleware works with the skeleton spider only")
+        keys = crawl_keys(crawler, "RedirectAliasMiddleware")
         max_delay = (settings.getfloat("METAREFRESH_MAXDELAY", 100)
                      if settings.getbool("METAREFRESH_ENABLED", True) else -1.0)
         return cls(crawler, connect(settings), keys, max_delay,

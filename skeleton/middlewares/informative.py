@@ -43,7 +43,7 @@ from scrapy.exceptions import NotConfigured
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.middlewares.shared import html_response, page_text, shared_page
+from skeleton.middlewares.shared import crawl_keys, html_response, page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.dom import MAX_PARSE_BYTES
@@ -124,9 +124,7 @@ class InformativeMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         if not crawler.settings.getbool("SKELETON_WISDOM_ENABLED", True):
             raise NotConfigured("WISDOM blocks are off (SKELETON_WISDOM_ENABLED)")
-        keys = getattr(crawler.spider, "keys", None)
-        if not isinstance(keys, CrawlKeys):
-            raise NotConfigured("InformativeMiddleware works with the skeleton spider only")
+        keys = crawl_keys(crawler, "InformativeMiddleware")
         stop = configured_stop_words(crawler.settings)
         middleware = cls(crawler, connect(crawler.settings), keys, stop)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)

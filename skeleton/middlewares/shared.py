@@ -25,13 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
+from scrapy.exceptions import NotConfigured
 from w3lib.encoding import http_content_type_encoding
 
+from skeleton.redis_keys import CrawlKeys
 from skeleton.sew.dom import parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
+__all__ = ["crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
            "declared_encoding", "html_response"]
 
 META_PAGE = "skeleton_page"
@@ -98,3 +100,12 @@ def page_text(page: SharedPage, stop: frozenset[str]) -> PageText:
         page.stop = stop
         page.weights = None
     return page.text
+
+
+def crawl_keys(crawler: Any, component: str) -> CrawlKeys:
+    """The Redis keys of the crawl ``crawler`` runs (the skeleton spider's), or
+    ``NotConfigured`` naming ``component`` for any other spider."""
+    keys = getattr(crawler.spider, "keys", None)
+    if not isinstance(keys, CrawlKeys):
+        raise NotConfigured(f"{component} works with the skeleton spider only")
+    return keys

@@ -41,7 +41,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import html_response, shared_page
+from skeleton.middlewares.shared import crawl_keys, html_response, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
@@ -99,9 +99,7 @@ class UrlVariantsMiddleware:
         settings = crawler.settings
         if not settings.getbool("SKELETON_VARIANTS_ENABLED", True):
             raise NotConfigured("SKELETON_VARIANTS_ENABLED is off")
-        keys = getattr(crawler.spider, "keys", None)
-        if not isinstance(keys, CrawlKeys):
-            raise NotConfigured("UrlVariantsMiddleware works with the skeleton spider only")
+        keys = crawl_keys(crawler, "UrlVariantsMiddleware")
         return cls(crawler, connect(settings), keys,
                    strip=settings.getbool("SKELETON_STRIP_TRACKING", True),
                    learn=settings.getbool("SKELETON_LEARN_VARIANTS", True),
