@@ -670,6 +670,48 @@ def test_links_in_blocks_labelled_as_views_are_views() -> None:
         "http://ex.com/tag/d/": "label", "http://ex.com/fr/tag/e/": "label"}
 
 
+def test_blocks_named_for_assistive_technology_as_views_are_views() -> None:
+    """A nav whose aria-labelledby names a label "Archive" (MkDocs Material's blog
+    sidebar), a list with aria-label "Authors": views; a nav named "Categories" is
+    a real section menu."""
+    from skeleton.urlrules.actions import view_links
+
+    root = parse_html(b'<html><body><label id="l1"><span>Archive</span></label>'
+                      b'<nav aria-labelledby="l1"><ul><li><a href="/archive/2025/">2025</a></li></ul></nav>'
+                      b'<ul aria-label="Authors"><li><a href="/author/tobi/">Tobi</a></li></ul>'
+                      b'<nav aria-label="Categories"><a href="/category/news/">News</a></nav>'
+                      b'<nav aria-labelledby="missing"><a href="/x/">X</a></nav></body></html>')
+    assert view_links(root, "http://ex.com/blog/") == {
+        "http://ex.com/archive/2025/": "label", "http://ex.com/author/tobi/": "label"}
+
+
+def test_a_next_or_previous_link_does_not_unmark_a_view() -> None:
+    """A reading-order link ("Next: 2025" in a page footer, a page number) names a
+    neighbour, not a section: the view it points to stays a view. A menu link to
+    the same URL unmarks it."""
+    labelled = '<nav aria-label="Archive"><a href="/archive/2025/">2025</a></nav>'
+    footer = '<footer><a href="/archive/2025/" aria-label="Next: 2025"><span>Next</span> 2025</a></footer>'
+    menu = '<ul><li><a href="/archive/2025/">Our year</a></li></ul>'
+    assert view_urls(parse_html(f"<html><body>{labelled}{footer}</body></html>".encode()),
+                     "http://ex.com/p/") == {"http://ex.com/archive/2025/"}
+    assert view_urls(parse_html(f"<html><body>{labelled}{footer}{menu}</body></html>".encode()),
+                     "http://ex.com/p/") == frozenset()
+
+
+def test_links_in_a_byline_are_views() -> None:
+    """Links inside an element whose class names a byline (a class name part
+    "author", "authors" or "byline", as MkDocs Material's md-post__authors) link
+    author pages; a class that only contains the letters ("authority") does not."""
+    from skeleton.urlrules.actions import view_links
+
+    root = parse_html(b'<html><body><div class="md-post__authors md-typeset"><strong>'
+                      b'<a href="/author/sana/">Sana</a></strong></div>'
+                      b'<span class="post-byline">by <a href="/people/jo/">Jo</a></span>'
+                      b'<div class="authority"><a href="/authority/">Authority</a></div></body></html>')
+    assert view_links(root, "http://ex.com/p/") == {
+        "http://ex.com/author/sana/": "rel", "http://ex.com/people/jo/": "rel"}
+
+
 @pytest.mark.parametrize("body", [
     # a heading that often names a real section menu is no label
     '<h2>Topics</h2><ul><li><a href="/tag/x/">x</a></li></ul>',

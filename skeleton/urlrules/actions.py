@@ -11,9 +11,10 @@ Warenkorb``) or starts with an "add to" phrase, so a chapter titled "Remote logi
 is no action. ``rel="nofollow"`` links are skipped too (:func:`nofollow_urls`),
 unless the page also links the same URL without it, and so are links the page
 marks as views with an HTML link type (:func:`view_urls`: ``rel="tag"``,
-``"author"``, ``"archives"``, ``"search"``; not ``rel="category tag"``) or with
-a label (:func:`view_links`: the links after "tags:" or under a "Tags" heading,
-in several languages, :data:`VIEW_LABELS`).
+``"author"``, ``"archives"``, ``"search"``; not ``rel="category tag"``), with
+byline or tag cloud markup, or with a label (:func:`view_links`: the links after
+"tags:", under a "Tags" heading or in a block named "Archive" for assistive
+technology, in several languages, :data:`VIEW_LABELS`).
 
 A fetched page that **answers with a form only** (:func:`form_only`: a password
 field, or a form with little text around it) is an action page: it is no node, its
@@ -28,6 +29,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
+from skeleton.hierarchy.pagination import is_pager_text
 from skeleton.sew.urls import resolve
 
 from .content import main_element, main_text
@@ -93,10 +95,10 @@ VIEW_RELS = frozenset({"tag", "author", "archives", "search"})
 #: cloud, keyword, archive and author lists, in several languages
 VIEW_LABELS = frozenset({
     "tags", "tag", "tagged", "tagged with", "tagged as", "keywords", "labels", "tag cloud",
-    "archives", "blog archive", "authors",
+    "archive", "archives", "blog archive", "authors",
     "étiquettes", "mots-clés", "mots clés", "nuage de tags", "auteurs",
     "schlagwörter", "schlagworte", "stichwörter", "stichworte", "autoren",
-    "etiquetas", "palabras clave", "archivos", "autores", "etichette", "parole chiave", "archivio",
+    "archiv", "etiquetas", "palabras clave", "archivo", "archivos", "autores", "etichette", "parole chiave", "archivio",
     "autori", "trefwoorden", "archief", "tagi", "słowa kluczowe", "метки", "теги", "ключевые слова",
     "タグ", "标签",
 })
@@ -117,13 +119,19 @@ _REL_A = etree.XPath('//a[@href][@rel]')
 _CARD = ("contains(concat(' ', normalize-space(@class), ' '), ' vcard ') and "
          "contains(concat(' ', normalize-space(@class), ' '), ' author ')")
 _TAG_CLOUD = "contains(concat(' ', normalize-space(@class), ' '), ' tag-cloud-link ')"
-_VIEW_MARKUP_HREFS = etree.XPath(f"//*[{_CARD}]//a/@href | //a[{_TAG_CLOUD}]/@href", smart_strings=False)
-_IN_VIEW_MARKUP = etree.XPath(f"boolean(ancestor::*[{_CARD}]) or boolean(self::a[{_TAG_CLOUD}])")
+#: parts of a class name (split at ``-`` and ``_``) that mark a post's byline
+BYLINE_CLASS_PARTS = frozenset({"author", "authors", "byline"})
+_VIEW_MARKUP_A = etree.XPath(f"//*[{_CARD}]//a[@href] | //a[@href][{_TAG_CLOUD}]")
+_BYLINE_CANDIDATES = etree.XPath("//*[contains(@class, 'author') or contains(@class, 'byline')]")
+_CLASS_PARTS = re.compile(r"[-_\s]+")
 _ALL_A = etree.XPath("//a[@href]")
 #: elements whose first child element is a link (a label may stand before it)
 _LINK_FIRST = etree.XPath("//a[@href][not(preceding-sibling::*)]/..")
 _HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: elements named for assistive technology (WAI-ARIA ``aria-label``/``aria-labelledby``)
+_NAMED = etree.XPath("//*[@aria-label or @aria-labelledby][not(self::a)]")
+_WITH_ID = etree.XPath("//*[@id]")
 _PLAIN_A = etree.XPath('//a[@href][not(@rel)]/@href', smart_strings=False)
 _PASSWORD = etree.XPath('.//input[translate(@type, "PASWORD", "pasword") = "password"]')
 _FORMS = etree.XPath(".//form")
@@ -205,9 +213,28 @@ def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
     return rel_marked_urls(root, page_url, NOFOLLOW_RELS)
 
 
+def _accessible_names(root: etree._Element) -> list[tuple[etree._Element, str]]:
+    """The page's named elements with their names: ``aria-label``, else the text of
+    the elements ``aria-labelledby`` names (ids in the same document)."""
+    named = _NAMED(root)
+    ids: dict[str, etree._Element] = {}
+    if any(el.get("aria-label") is None for el in named):
+        for el in _WITH_ID(root):
+            ids.setdefault(el.get("id"), el)
+    out = []
+    for el in named:
+        label = el.get("aria-label")
+        if label is None:
+            label = " ".join(" ".join(ids[i].itertext()) for i in el.get("aria-labelledby", "").split()[:4]
+                             if i in ids)
+        out.append((el, label))
+    return out
+
+
 def _labelled_anchors(root: etree._Element) -> list[etree._Element]:
     """The links of the blocks the page labels as views (:func:`view_links`)."""
     blocks = [el for el in _LINK_FIRST(root) if _normal(el.text or "") in VIEW_LABELS]
+    blocks += [el for el, name in _accessible_names(root) if _normal(name) in VIEW_LABELS]
     for heading in _HEADINGS(root):
         if _normal(" ".join(heading.itertext())) in VIEW_LABELS:
             for sibling in heading.itersiblings():
@@ -222,20 +249,25 @@ def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
     URLs the page links only as views. Marked by markup (``"rel"``): ``rel`` ``tag``,
     ``author``, ``archives`` or ``search`` (HTML link types), unless ``category``
     too (WordPress's ``rel="category tag"`` names the post's section), the links of
-    a post's author card (the hCard microformat: an element with the classes
-    ``author`` and ``vcard``, as Pelican and WordPress themes mark the byline) and
-    the links of a WordPress tag cloud (class ``tag-cloud-link``, which WordPress
-    itself writes on every tag cloud link, whatever the theme). Marked by a label
+    a post's byline (the hCard microformat: an element with the classes ``author``
+    and ``vcard``, as Pelican and WordPress themes mark it; an element whose class
+    name has a part in :data:`BYLINE_CLASS_PARTS`, as ``md-post__authors``) and the
+    links of a WordPress tag cloud (class ``tag-cloud-link``, which WordPress itself
+    writes on every tag cloud link, whatever the theme). Marked by a label
     (``"label"``, :data:`VIEW_LABELS`): the links of an element whose whole text
     before its first link (its first child element) is a label ("tags: <a>..</a>
-    <a>..</a>", as Pelican writes a post's tags), and the links of the elements
-    that follow a heading whose whole text is a label, up to the next heading (a
-    "Tags" widget). A URL the page also links unmarked is none."""
+    <a>..</a>", as Pelican writes a post's tags), of the elements that follow a
+    heading whose whole text is a label, up to the next heading (a "Tags" widget),
+    and of an element whose accessible name (WAI-ARIA ``aria-label``, or the text
+    of the elements its ``aria-labelledby`` names) is a label (MkDocs Material's
+    "Archive" and "Authors" sidebars). A URL the page also links unmarked is none,
+    unless that link is a step in reading order (a next/previous link or a page
+    number: "Next: 2025" names a neighbour, not a section)."""
     if root is None:
         return {}
     labelled = set(_labelled_anchors(root))
     rels = any(set((a.get("rel") or "").lower().split()) & VIEW_RELS for a in _REL_A(root))
-    markup = bool(_VIEW_MARKUP_HREFS(root))
+    markup = set(_VIEW_MARKUP_A(root)) | _byline_anchors(root)
     if not (labelled or rels or markup):
         return {}
     kinds: dict[str, str] = {}
@@ -245,13 +277,31 @@ def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
         if not url:
             continue
         tokens = set((a.get("rel") or "").lower().split())
-        if (tokens & VIEW_RELS and not tokens & FILED_RELS) or (markup and _IN_VIEW_MARKUP(a)):
+        if (tokens & VIEW_RELS and not tokens & FILED_RELS) or a in markup:
             kinds[url] = "rel"
         elif a in labelled:
             kinds.setdefault(url, "label")
-        else:
+        elif not _sequential(a):
             plain.add(url)
     return {url: kind for url, kind in kinds.items() if url not in plain}
+
+
+def _byline_anchors(root: etree._Element) -> set[etree._Element]:
+    """The links inside elements whose class names a byline (a class name with a
+    part in :data:`BYLINE_CLASS_PARTS`: ``author``, ``post-author``,
+    ``md-post__authors``, ``byline``)."""
+    anchors: set[etree._Element] = set()
+    for element in _BYLINE_CANDIDATES(root):
+        if BYLINE_CLASS_PARTS.intersection(_CLASS_PARTS.split((element.get("class") or "").lower())):
+            anchors.update(a for a in element.iter("a") if a.get("href"))
+    return anchors
+
+
+def _sequential(a: etree._Element) -> bool:
+    """Is the link a step in the site's reading order ("Next: 2025", "« Previous",
+    a page number), which names a neighbour, not a section?"""
+    text = a.get("aria-label") or " ".join(a.itertext())
+    return is_pager_text(text)
 
 
 def view_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
