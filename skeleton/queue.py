@@ -20,11 +20,19 @@ A lease ends in one of three ways, each one script:
   head of the pending list by any worker; a worker closing normally puts back
   the leases it still holds. Live workers renew their leases with each heartbeat.
 
-Entries are JSON (:mod:`skeleton.serializer`); one that cannot be decoded is
-logged, counted (``skeleton/queue/malformed``) and dropped.
+Entries are JSON (:mod:`skeleton.serializer`), decoded without letting queue
+data choose code: an entry must name one of :data:`REQUEST_CLASSES` (classes
+imported here, never a module an entry names) and public methods of the spider
+as its callback and errback. Any other entry (another ``_class``, an unknown
+callback, bad JSON, wrong types) is a dead letter: one script moves it as it was
+to ``:dead`` (the newest :data:`DEAD_LETTER_MAX` are kept, the ``:meta`` field
+``dead_letters`` counts them all) and ends its lease; it is counted
+(``skeleton/queue/dead_letter``) and logged in one line, and the worker goes on
+with the next entry, so one bad entry never stops a crawl from finishing.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 import logging
 import os
@@ -32,16 +40,19 @@ import secrets
 import socket
 from typing import TYPE_CHECKING, Any
 
+from scrapy import Request
 from scrapy_redis.queue import Base
+
+from skeleton.redis_keys import META_DEAD_LETTERS
 
 if TYPE_CHECKING:
     import redis
-    from scrapy import Request, Spider
+    from scrapy import Spider
 
     from skeleton.redis_keys import CrawlKeys
 
-__all__ = ["LEASE_META", "LeasedFifoQueue", "request_finished", "new_worker_id",
-           "workers_alive"]
+__all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
+           "decode_entry", "request_finished", "new_worker_id", "workers_alive"]
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +140,60 @@ for i = 3, #ARGV do
 end
 return now
 """
-_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError)
+#: KEYS: dead, leases, inflight, meta. ARGV: lease id, bound, meta field. Moves
+#: the leased entry to the head of the dead-letter list (kept to ``bound``
+#: entries), counts it and ends the lease. Returns 1, or 0 if the lease had
+#: ended (another worker requeued it and deals with the entry).
+DEAD_LETTER = """
+local data = redis.call('HGET', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+if not data then return 0 end
+redis.call('LPUSH', KEYS[1], data)
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+redis.call('HINCRBY', KEYS[4], ARGV[3], 1)
+return 1
+"""
+#: Dead letters kept in ``:dead`` (the newest).
+DEAD_LETTER_MAX = 1000
+#: The request classes a queue entry may name (its ``_class``, as
+#: ``Request.to_dict()`` writes it; no ``_class`` is ``scrapy.Request``). The
+#: spider and the project's middlewares queue plain ``scrapy.Request``s; a
+#: project subclass would be added here, imported by this module.
+REQUEST_CLASSES: dict[str | None, type[Request]] = {
+    None: Request,
+    f"{Request.__module__}.{Request.__name__}": Request,
+    "scrapy.Request": Request,
+}
+_CLASSES = frozenset(REQUEST_CLASSES.values())
+
+
+def _spider_method(spider: Any, name: Any) -> Any:
+    """The spider's public method ``name``, or ``ValueError``."""
+    method = getattr(spider, name, None) if isinstance(name, str) and not name.startswith("_") \
+        else None
+    if not inspect.ismethod(method) or method.__self__ is not spider:
+        raise ValueError(f"the spider has no method {str(name)[:80]!r}")
+    return method
+
+
+def decode_entry(data: bytes | str, spider: Any, serializer: Any) -> Request:
+    """The request a queue entry holds, like ``scrapy.utils.request.request_from_dict``
+    but importing nothing: its ``_class`` must be one of :data:`REQUEST_CLASSES`,
+    its callback and errback public methods of ``spider``. Raises ``ValueError`` or
+    ``TypeError`` (or whatever a bad entry makes the request class raise)."""
+    obj = serializer.loads(data)
+    if not isinstance(obj, dict):
+        raise TypeError(f"a JSON {type(obj).__name__}, not an object")
+    name = obj.get("_class")
+    cls = REQUEST_CLASSES.get(name) if name is None or isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"request class {str(name)[:120]!r} is not allowed")
+    kwargs = {key: value for key, value in obj.items() if key in cls.attributes}
+    for key in ("callback", "errback"):
+        if obj.get(key):
+            kwargs[key] = _spider_method(spider, obj[key])
+    return cls(**kwargs)
 
 
 def new_worker_id() -> str:
@@ -163,6 +227,7 @@ class LeasedFifoQueue(Base):
         self._requeue = server.register_script(REQUEUE_EXPIRED)
         self._release = server.register_script(RELEASE)
         self._beat = server.register_script(HEARTBEAT)
+        self._dead = server.register_script(DEAD_LETTER)
 
     @property
     def _lease_keys(self) -> list[str]:
@@ -178,6 +243,9 @@ class LeasedFifoQueue(Base):
     def push(self, request: Request, dupe: list[str | int] | None = None) -> bool:
         """Push ``request`` unless the dupefilter (``dupe``: mode and arguments of
         :data:`PUSH`) has seen it, and end the lease it carries. True if pushed."""
+        if type(request) not in _CLASSES:
+            raise TypeError(f"cannot queue a {type(request).__name__}: add its class to "
+                            "skeleton.queue.REQUEST_CLASSES")
         lease = request.meta.pop(LEASE_META, None) or ""
         data = self._encode_request(request)
         pushed = self._push(keys=[*self._lease_keys, self.keys.dupefilter],
@@ -193,15 +261,26 @@ class LeasedFifoQueue(Base):
                 return None
             try:
                 request = self._decode_request(data)
-            except _MALFORMED as exc:
-                self._ack(keys=[self.keys.leases, self.keys.inflight], args=[lease])
-                self.stats.inc_value("skeleton/queue/malformed")
-                logger.warning("dropped a malformed queue entry (%s: %s): %.200r",
-                               type(exc).__name__, exc, data)
+            except Exception as exc:  # noqa: BLE001 - any bad entry, never Redis: popped above
+                self.dead_letter(lease, data, exc)
                 continue
             request.meta[LEASE_META] = lease
             self.held[lease] = None
             return request
+
+    def _decode_request(self, encoded_request: bytes | str) -> Request:
+        return decode_entry(encoded_request, self.spider, self.serializer)
+
+    def dead_letter(self, lease: str, data: bytes | str, exc: BaseException) -> None:
+        """Move the leased entry ``data`` that could not be decoded to ``:dead``."""
+        moved = self._dead(keys=[self.keys.dead, self.keys.leases, self.keys.inflight,
+                                 self.keys.meta],
+                           args=[lease, DEAD_LETTER_MAX, META_DEAD_LETTERS])
+        if not moved:
+            return
+        self.stats.inc_value("skeleton/queue/dead_letter")
+        logger.warning("moved a bad queue entry to %s (%s: %.200s): %.200r", self.keys.dead,
+                       type(exc).__name__, exc, data)
 
     def ack(self, lease: str) -> bool:
         """End a lease this worker holds; False if it is not held (acked before)

@@ -27,8 +27,11 @@ with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
 
 Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
 lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
-lease id -> the leased queue entry) and ``:workers`` (sorted set: worker id ->
-last heartbeat, server milliseconds).
+lease id -> the leased queue entry), ``:workers`` (sorted set: worker id ->
+last heartbeat, server milliseconds) and ``:dead`` (list, newest first, at most
+``skeleton.queue.DEAD_LETTER_MAX``: queue entries that are not a request of the
+project's own classes, moved aside as they were; ``:meta`` field ``dead_letters``
+counts them all).
 """
 from __future__ import annotations
 
@@ -38,12 +41,14 @@ from urllib.parse import urlsplit
 
 from skeleton.sew.urls import directory
 
-__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
+__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
 #: ``:meta`` field holding the crawl's template menu (JSON)
 META_TEMPLATE_MENU = "template_menu"
+#: ``:meta`` field counting the queue entries moved to ``:dead``
+META_DEAD_LETTERS = "dead_letters"
 _CRAWL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 _SLUG_SEPARATORS = re.compile(r"[^A-Za-z0-9.]+")
 
@@ -149,10 +154,14 @@ class CrawlKeys:
     def page_html(self) -> str:
         return self._key("page_html")
 
+    @property
+    def dead(self) -> str:
+        return self._key("dead")
+
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
-                self.leases, self.inflight)
+                self.leases, self.inflight, self.dead)

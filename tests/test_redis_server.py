@@ -74,7 +74,7 @@ def test_crawl_keys_and_ids() -> None:
     assert keys.all()[1:] == tuple(f"skeleton:127.0.0.1-8000-en:{n}"
                                    for n in ("dupefilter", "pages", "offers", "tree", "aliases", "fingerprints", "variants", "votes", "forms", "meta",
                                              "entropy", "entropy_pages", "page_terms",
-                                             "page_html", "leases", "inflight"))
+                                             "page_html", "leases", "inflight", "dead"))
     assert crawl_id_for("http://127.0.0.1:8000/en/index.html") == "127.0.0.1-8000-en"
     assert crawl_id_for("https://Example.org/") == "Example.org"
     assert crawl_id_for("http://h/a b/%41/x", mode="bfs") == "h-a-b-41-bfs"
