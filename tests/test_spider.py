@@ -7,6 +7,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.utils.test import get_crawler
 
 from skeleton.items import PageItem
+from skeleton.redis_keys import crawl_id_for
 from skeleton.sew.detect import NavLink
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider
@@ -60,7 +61,9 @@ def test_arguments_and_defaults() -> None:
                             max_pages="10")
     assert spider.base == "http://127.0.0.1:8000/en/"  # a directory index is named by its directory
     assert (spider.max_depth, spider.max_pages, spider.mode) == (2, 10, "sew")
-    assert spider.crawl_id == "127.0.0.1-8000-en" and spider.model is not None
+    # the default crawl id: a readable prefix and a hash of the canonical base URL
+    assert spider.crawl_id == crawl_id_for("http://127.0.0.1:8000/en/", "sew")
+    assert spider.crawl_id.startswith("127.0.0.1-8000-en-") and spider.model is not None
     bfs = SkeletonSpider(base="http://127.0.0.1:8000/en/", mode="bfs", crawl="mine")
     assert bfs.crawl_id == "mine" and bfs.model is None and bfs.max_depth is None
 

@@ -3,7 +3,9 @@
 Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
 crawl stays on its host, under its directory), ``depth`` (pages at this depth are
 fetched but their links are not followed), ``max_pages`` (stop after analysing
-this many pages), ``crawl`` (crawl id, default derived from ``base``), ``model``
+this many pages), ``crawl`` (crawl id, default derived from ``base`` and ``mode``:
+a readable prefix and a hash, ``skeleton.redis_keys.crawl_id_for``; a crawl id
+holding an unfinished crawl of another base is refused, ``skeleton.pipelines.tree``), ``model``
 (a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
 the baseline that follows every in-scope link), ``detector`` (``sew``,
 ``blocks`` or ``hybrid``: see ``skeleton.navobjects.detector``) and
