@@ -1,12 +1,18 @@
-"""Default crawl ids: bases whose slugs collide get distinct default ids, one
-base always the same id."""
+"""Default crawl ids and crawl ids reused for another site: bases whose slugs
+collide get distinct default ids, one base always the same id, and a crawl id
+holding an unfinished crawl of another base is refused (never resumed with the
+other site's pages), through the real spider and Redis."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest_twisted
+from helpers import FIXTURES, crawl_in_process, project_settings, run_scrapy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skeleton.redis_keys import crawl_id_for, valid_crawl_id
+from skeleton.redis_keys import CRAWLS, CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.sew.urls import canonical
 
 #: bases the former default ids mixed up, in groups that shared one id
@@ -59,3 +65,61 @@ def test_different_canonical_bases_never_share_a_default_id(one: str, two: str, 
     first, second = crawl_id_for(one, mode), crawl_id_for(two, mode)
     assert valid_crawl_id(first) and valid_crawl_id(second)
     assert (first == second) == ((canonical(one) or one) == (canonical(two) or two))
+
+
+def _tiny(serve) -> str:  # type: ignore[no-untyped-def]
+    return serve(FIXTURES / "tinysite") + "index.html"
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_crawl_id_of_another_base_is_not_resumed(serve, redis_settings, redis_client) -> None:
+    crawl = "ids-other-base"
+    keys = CrawlKeys(crawl)
+    redis_client.delete(*keys.all())
+    first, other = _tiny(serve), _tiny(serve)  # the same pages on two ports: two sites
+    config = project_settings(redis_settings)
+    stats, items = yield crawl_in_process(config, base=first, mode="bfs", crawl=crawl,
+                                          max_pages="2")
+    assert stats["finish_reason"] == "max_pages" and len(items) == 2
+    queued = redis_client.lrange(keys.requests, 0, -1)
+    assert queued
+    # the pipeline refuses it when it opens (the check `scrapy crawl` makes first,
+    # atomically): nothing fetched, nothing of the stored crawl changed
+    stats, items = yield crawl_in_process(config, base=other, mode="bfs", crawl=crawl)
+    assert stats["finish_reason"] == "base_mismatch" and items == []
+    assert "downloader/request_count" not in stats
+    assert stats["skeleton/base_mismatch"] == canonical(first)
+    meta = redis_client.hgetall(keys.meta)
+    assert meta[b"base"] == canonical(first).encode() and meta[b"finish_reason"] == b"max_pages"
+    assert redis_client.lrange(keys.requests, 0, -1) == queued
+    assert redis_client.hlen(keys.pages) == 2 and redis_client.zcard(keys.workers) == 0
+    # its own base resumes it to the end; a finished crawl id starts afresh with any base
+    stats, items = yield crawl_in_process(config, base=first, mode="bfs", crawl=crawl)
+    assert stats["finish_reason"] == "finished" and len(items) == 15
+    stats, items = yield crawl_in_process(config, base=other, mode="bfs", crawl=crawl)
+    assert stats["finish_reason"] == "finished" and len(items) == 17
+    pages = [url.decode() for url in redis_client.hkeys(keys.pages)]
+    assert len(pages) == 17 and all(url.startswith(canonical(other)) for url in pages)
+
+
+def test_scrapy_crawl_refuses_another_base_in_one_line(serve, redis_settings, redis_client,
+                                                        tmp_path: Path) -> None:
+    crawl = "ids-other-base-cli"
+    keys = CrawlKeys(crawl)
+    redis_client.delete(*keys.all())
+    stored, other = "http://127.0.0.1:9/one/", "http://127.0.0.1:9/two/"
+    redis_client.hset(keys.meta, mapping={"base": stored, "mode": "bfs", "finish_reason": "shutdown"})
+    redis_client.lpush(keys.requests, b"kept")
+    redis_client.sadd(CRAWLS, crawl)
+    try:
+        done = run_scrapy(["crawl", "skeleton", "-a", f"base={other}", "-a", "mode=bfs",
+                           "-a", f"crawl={crawl}", "-s",
+                           f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    finally:
+        redis_client.srem(CRAWLS, crawl)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1, done.stderr and stored in errors[0] and other in errors[0]
+    assert f"'{crawl}'" in errors[0]
+    assert redis_client.hget(keys.meta, "base") == stored.encode()
+    assert redis_client.lrange(keys.requests, 0, -1) == [b"kept"]

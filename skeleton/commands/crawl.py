@@ -5,10 +5,13 @@ A spider class with a ``check_arguments(**spider_args)`` static method gets its
 other workers are refused (``SCHEDULER_PERSIST=False``; ``SCHEDULER_FLUSH_ON_START``
 while other workers of the crawl are alive), so is a stop-word language with no
 list (``SKELETON_ENTROPY_LANGUAGE``), and the Redis server it will use
-is pinged once, so a missing or malformed argument, a refused setting or a Redis
-that cannot be reached ends the command with one error line (exit code 2)
+is pinged once, and a crawl id holding an unfinished crawl of another base URL is
+refused (:func:`skeleton.pipelines.tree.refuse_other_base`), so a missing or
+malformed argument, a refused setting, a crawl that would mix two sites or a
+Redis that cannot be reached ends the command with one error line (exit code 2)
 instead of a traceback from the reactor. A crawl stopped because Redis went
-away mid-crawl (:mod:`skeleton.outage`) exits with code 1.
+away mid-crawl (:mod:`skeleton.outage`), or refused when it opened (another
+worker started the crawl id with another base meanwhile), exits with code 1.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from scrapy.exceptions import UsageError
 from skeleton import outage
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
+from skeleton.pipelines.tree import any_refused, refuse_other_base
 from skeleton.redis_keys import CrawlKeys
 from skeleton.scheduler import check_settings, refuse_flush
 
@@ -35,9 +39,15 @@ class Command(crawl.Command):
             configured_stop_words(self.settings)  # an unknown SKELETON_ENTROPY_LANGUAGE
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        crawl_id = spider_args.get("crawl")
-        probe_redis(self.settings, (lambda client: refuse_flush(client, CrawlKeys(crawl_id), self.settings))
-                    if crawl_id else None)
+        crawl_id, base = spider_args.get("crawl"), spider_args.get("base")
+
+        def check(client: Any) -> None:
+            keys = CrawlKeys(crawl_id)
+            if base:
+                refuse_other_base(client, keys, base)
+            refuse_flush(client, keys, self.settings)
+
+        probe_redis(self.settings, check if crawl_id else None)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) == 1 and self.crawler_process is not None:
@@ -50,5 +60,5 @@ class Command(crawl.Command):
                 checked = check(**opts.spargs)
                 self._check_redis(checked if isinstance(checked, dict) else {})
         super().run(args, opts)
-        if outage.any_down():
+        if outage.any_down() or any_refused():
             self.exitcode = 1
