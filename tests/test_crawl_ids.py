@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest_twisted
-from helpers import FIXTURES, crawl_in_process, project_settings, run_scrapy
+from helpers import FAST, FIXTURES, crawl_in_process, project_settings, run_scrapy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,22 +104,32 @@ def test_a_crawl_id_of_another_base_is_not_resumed(serve, redis_settings, redis_
 
 def test_scrapy_crawl_refuses_another_base_in_one_line(serve, redis_settings, redis_client,
                                                         tmp_path: Path) -> None:
-    crawl = "ids-other-base-cli"
+    crawl = "ids-other-base-cli"  # as if recorded under a former default id
     keys = CrawlKeys(crawl)
     redis_client.delete(*keys.all())
-    stored, other = "http://127.0.0.1:9/one/", "http://127.0.0.1:9/two/"
+    stored, other = canonical(_tiny(serve)), "http://127.0.0.1:9/two/"
     redis_client.hset(keys.meta, mapping={"base": stored, "mode": "bfs", "finish_reason": "shutdown"})
     redis_client.lpush(keys.requests, b"kept")
     redis_client.sadd(CRAWLS, crawl)
+    data = f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"
+    default = CrawlKeys(crawl_id_for(stored, "bfs"))
+    redis_client.delete(*default.all())
     try:
         done = run_scrapy(["crawl", "skeleton", "-a", f"base={other}", "-a", "mode=bfs",
-                           "-a", f"crawl={crawl}", "-s",
-                           f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+                           "-a", f"crawl={crawl}", "-s", data], tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        assert len(errors) == 1, done.stderr
+        assert f"'{crawl}'" in errors[0] and stored in errors[0] and other in errors[0]
+        assert redis_client.hget(keys.meta, "base") == stored.encode()
+        assert redis_client.lrange(keys.requests, 0, -1) == [b"kept"]
+        # the same base under its default id: a new crawl, which says where the old one is
+        done = run_scrapy(["crawl", "skeleton", "-a", f"base={stored}", "-a", "mode=bfs",
+                           "-s", data, *FAST], tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert (f"starting crawl {default.crawl} of {stored} afresh; an unfinished crawl of "
+                f"this base is recorded as {crawl}: resume it with -a crawl={crawl}") in done.stderr
+        assert redis_client.hget(default.meta, "finish_reason") == b"finished"
+        assert redis_client.lrange(keys.requests, 0, -1) == [b"kept"]
     finally:
-        redis_client.srem(CRAWLS, crawl)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    errors = [line for line in done.stderr.splitlines() if "error:" in line]
-    assert len(errors) == 1, done.stderr and stored in errors[0] and other in errors[0]
-    assert f"'{crawl}'" in errors[0]
-    assert redis_client.hget(keys.meta, "base") == stored.encode()
-    assert redis_client.lrange(keys.requests, 0, -1) == [b"kept"]
+        redis_client.srem(CRAWLS, crawl, default.crawl)

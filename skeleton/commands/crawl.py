@@ -11,11 +11,14 @@ malformed argument, a refused setting, a crawl that would mix two sites or a
 Redis that cannot be reached ends the command with one error line (exit code 2)
 instead of a traceback from the reactor. A crawl stopped because Redis went
 away mid-crawl (:mod:`skeleton.outage`), or refused when it opened (another
-worker started the crawl id with another base meanwhile), exits with code 1.
+worker started the crawl id with another base meanwhile), exits with code 1. A
+crawl under a default crawl id that is not recorded yet logs where an unfinished
+crawl of the same base and mode is recorded, if one is (default ids changed).
 """
 from __future__ import annotations
 
 import argparse
+import logging
 from typing import Any
 
 from scrapy.commands import crawl
@@ -24,15 +27,27 @@ from scrapy.exceptions import UsageError
 from skeleton import outage
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.pipelines.tree import any_refused, refuse_other_base
+from skeleton.pipelines.tree import any_refused, refuse_other_base, unfinished_crawls_of
 from skeleton.redis_keys import CrawlKeys
 from skeleton.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
 
+logger = logging.getLogger(__name__)
+
 
 class Command(crawl.Command):
-    def _check_redis(self, spider_args: dict[str, Any]) -> None:
+    @staticmethod
+    def _hint_other_crawls(client: Any, crawl_id: str, base: str, mode: Any) -> None:
+        """A crawl under a new default id: say where an unfinished crawl of the same
+        base is recorded (default ids changed: they end in a hash of the base)."""
+        others = unfinished_crawls_of(client, base, str(mode or "sew"))
+        if others:
+            logger.warning("starting crawl %s of %s afresh; an unfinished crawl of this base "
+                           "is recorded as %s: resume it with -a crawl=%s", crawl_id, base,
+                           ", ".join(others), others[-1])
+
+    def _check_redis(self, spider_args: dict[str, Any], default_id: bool = False) -> None:
         assert self.settings is not None
         try:
             check_settings(self.settings)
@@ -45,6 +60,8 @@ class Command(crawl.Command):
             keys = CrawlKeys(crawl_id)
             if base:
                 refuse_other_base(client, keys, base)
+                if default_id and not client.exists(keys.meta):
+                    self._hint_other_crawls(client, crawl_id, base, spider_args.get("mode"))
             refuse_flush(client, keys, self.settings)
 
         probe_redis(self.settings, check if crawl_id else None)
@@ -58,7 +75,8 @@ class Command(crawl.Command):
             check = getattr(spidercls, "check_arguments", None)
             if callable(check):
                 checked = check(**opts.spargs)
-                self._check_redis(checked if isinstance(checked, dict) else {})
+                self._check_redis(checked if isinstance(checked, dict) else {},
+                                  default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
         if outage.any_down() or any_refused():
             self.exitcode = 1

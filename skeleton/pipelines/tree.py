@@ -42,7 +42,7 @@ from scrapy.exceptions import CloseSpider, NotConfigured
 
 from skeleton import outage
 from skeleton.queue import workers_alive
-from skeleton.redis_keys import CRAWLS, CrawlKeys
+from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
 from skeleton.tree_store import resolve_recorded_tree, store_tree
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 __all__ = ["TreePipeline", "OFFER_SCRIPT", "BASE_MISMATCH", "page_record", "refuse_other_base",
-           "any_refused"]
+           "unfinished_crawls_of", "any_refused"]
 
 logger = logging.getLogger(__name__)
 
@@ -139,6 +139,24 @@ def refuse_other_base(server: redis.Redis, keys: CrawlKeys, base: str) -> None:
                       for value in server.hmget(keys.meta, "base", "finish_reason"))
     if stored and stored != base and reason != "finished":
         raise ValueError(base_mismatch(keys.crawl, stored, base))
+
+
+def unfinished_crawls_of(server: redis.Redis, base: str, mode: str) -> list[str]:
+    """The recorded crawl ids holding an unfinished crawl of ``base`` in ``mode``
+    (e.g. under a default id computed the former way, before the hash)."""
+    crawls = sorted(c.decode("utf-8") if isinstance(c, bytes) else c
+                    for c in server.smembers(CRAWLS))
+    crawls = [c for c in crawls if valid_crawl_id(c)]
+    pipe = server.pipeline(transaction=False)
+    for crawl in crawls:
+        pipe.hmget(CrawlKeys(crawl).meta, "base", "mode", "finish_reason")
+    found = []
+    for crawl, fields in zip(crawls, pipe.execute()):
+        stored, stored_mode, reason = (v.decode("utf-8") if isinstance(v, bytes) else v
+                                       for v in fields)
+        if stored == base and stored_mode == mode and reason != "finished":
+            found.append(crawl)
+    return found
 
 
 def any_refused() -> bool:
