@@ -120,9 +120,14 @@ redis.call('HDEL', KEYS[1], 'finished', 'finish_reason')
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 return {reset, ''}
 """
-#: finish reason of a crawl refused by :func:`refuse_other_base`
+#: finish reason of a crawl the pipeline refused: its crawl id holds an
+#: unfinished crawl of another base URL
 BASE_MISMATCH = "base_mismatch"
 _REFUSED: list[bool] = [False]
+
+
+def _text(value: bytes | str | None) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
 
 
 def base_mismatch(crawl: str, stored: str, base: str) -> str:
@@ -135,8 +140,7 @@ def refuse_other_base(server: redis.Redis, keys: CrawlKeys, base: str) -> None:
     """Raise ``ValueError`` if the crawl would resume a crawl of another base URL
     (its ``:meta`` base differs and it did not finish; a finished crawl starts
     afresh). :class:`TreePipeline` checks the same when it opens, atomically."""
-    stored, reason = (value.decode("utf-8") if isinstance(value, bytes) else value
-                      for value in server.hmget(keys.meta, "base", "finish_reason"))
+    stored, reason = map(_text, server.hmget(keys.meta, "base", "finish_reason"))
     if stored and stored != base and reason != "finished":
         raise ValueError(base_mismatch(keys.crawl, stored, base))
 
@@ -144,16 +148,14 @@ def refuse_other_base(server: redis.Redis, keys: CrawlKeys, base: str) -> None:
 def unfinished_crawls_of(server: redis.Redis, base: str, mode: str) -> list[str]:
     """The recorded crawl ids holding an unfinished crawl of ``base`` in ``mode``
     (e.g. under a default id computed the former way, before the hash)."""
-    crawls = sorted(c.decode("utf-8") if isinstance(c, bytes) else c
-                    for c in server.smembers(CRAWLS))
+    crawls = sorted(map(_text, server.smembers(CRAWLS)))
     crawls = [c for c in crawls if valid_crawl_id(c)]
     pipe = server.pipeline(transaction=False)
     for crawl in crawls:
         pipe.hmget(CrawlKeys(crawl).meta, "base", "mode", "finish_reason")
     found = []
     for crawl, fields in zip(crawls, pipe.execute()):
-        stored, stored_mode, reason = (v.decode("utf-8") if isinstance(v, bytes) else v
-                                       for v in fields)
+        stored, stored_mode, reason = map(_text, fields)
         if stored == base and stored_mode == mode and reason != "finished":
             found.append(crawl)
     return found
@@ -210,8 +212,9 @@ class TreePipeline:
                                          *[x for pair in fields.items() for x in pair])
         if reset == -1:
             self.refused = _REFUSED[0] = True
-            self.crawler.stats.set_value("skeleton/base_mismatch", stored.decode("utf-8"))
-            logger.error(base_mismatch(self.keys.crawl, stored.decode("utf-8"), self.root))
+            stored = _text(stored)
+            self.crawler.stats.set_value("skeleton/base_mismatch", stored)
+            logger.error(base_mismatch(self.keys.crawl, stored, self.root))
             raise CloseSpider(BASE_MISMATCH)
         if reset:
             logger.info("crawl %s finished before: starting it afresh", self.keys.crawl)
