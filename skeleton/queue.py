@@ -19,6 +19,9 @@ A lease ends in one of three ways, each one script:
 - **requeue**: an expired lease (its worker died or hung) is moved back to the
   head of the pending list by any worker; a worker closing normally puts back
   the leases it still holds. Live workers renew their leases with each heartbeat.
+  The leases of a worker that ran on the same host and whose process is gone
+  (its pid is in its id) are requeued at once, when a worker joins and at each
+  heartbeat, without waiting for them to expire.
 
 Entries are JSON (:mod:`skeleton.serializer`), decoded without letting queue
 data choose code: an entry must name one of :data:`REQUEST_CLASSES` (classes
@@ -40,6 +43,7 @@ import secrets
 import socket
 from typing import TYPE_CHECKING, Any
 
+import psutil
 from scrapy import Request
 from scrapy_redis.queue import Base
 
@@ -52,7 +56,7 @@ if TYPE_CHECKING:
     from skeleton.redis_keys import CrawlKeys
 
 __all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
-           "decode_entry", "request_finished", "new_worker_id", "workers_alive"]
+           "decode_entry", "request_finished", "new_worker_id", "dead_local_worker", "workers_alive"]
 
 logger = logging.getLogger(__name__)
 
@@ -132,6 +136,17 @@ for i = 1, #ARGV do
   if redis.call('ZSCORE', KEYS[2], ARGV[i]) then ids[#ids + 1] = ARGV[i] end
 end
 """ + _BACK
+#: KEYS: pending, leases, inflight, workers. ARGV: the id of a worker known dead.
+#: Its leases (ids ``worker:n``) go back to the queue at once and it leaves
+#: ``:workers``. Returns how many entries were requeued.
+REQUEUE_WORKER = """
+local prefix = ARGV[1] .. ':'
+local ids = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if string.sub(id, 1, #prefix) == prefix then ids[#ids + 1] = id end
+end
+redis.call('ZREM', KEYS[4], ARGV[1])
+""" + _BACK
 #: KEYS: workers, leases. ARGV: worker id, lease ms, held lease ids. Returns now.
 HEARTBEAT = _NOW + """
 redis.call('ZADD', KEYS[1], now, ARGV[1])
@@ -196,6 +211,26 @@ def decode_entry(data: bytes | str, spider: Any, serializer: Any) -> Request:
     return cls(**kwargs)
 
 
+def dead_local_worker(worker: str) -> bool:
+    """Is ``worker`` (an id of :func:`new_worker_id`, ``host-pid-random``) a worker
+    of this host whose process no longer runs (or is a zombie)? A worker of another
+    host, or one whose pid runs (possibly reused by another program), is not known
+    dead: its leases expire as usual."""
+    try:
+        host, pid, _ = worker.rsplit("-", 2)
+        number = int(pid)
+    except ValueError:
+        return False
+    if host != socket.gethostname() or number <= 0 or number == os.getpid():
+        return False
+    try:
+        return psutil.Process(number).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False
+
+
 def new_worker_id() -> str:
     """``host-pid-random``: unique among workers, and tells where a worker runs."""
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -227,6 +262,7 @@ class LeasedFifoQueue(Base):
         self._requeue = server.register_script(REQUEUE_EXPIRED)
         self._release = server.register_script(RELEASE)
         self._beat = server.register_script(HEARTBEAT)
+        self._requeue_worker = server.register_script(REQUEUE_WORKER)
         self._dead = server.register_script(DEAD_LETTER)
 
     @property
@@ -298,6 +334,26 @@ class LeasedFifoQueue(Base):
         if count:
             self.stats.inc_value("skeleton/leases/requeued", count)
             logger.info("requeued %d requests whose lease expired", count)
+        return count
+
+    def requeue_dead_workers(self) -> int:
+        """Put back at once the leases of the crawl's workers that ran on this host
+        and whose process is gone (:func:`dead_local_worker`), instead of waiting
+        for their leases to expire. Returns how many entries were requeued."""
+        workers = {w.decode() if isinstance(w, bytes) else w
+                   for w in self.server.zrange(self.keys.workers, 0, -1)}
+        workers.update((lease.decode() if isinstance(lease, bytes) else lease).rsplit(":", 1)[0]
+                       for lease in self.server.zrange(self.keys.leases, 0, -1))
+        count = 0
+        for worker in sorted(workers):
+            if worker != self.worker and dead_local_worker(worker):
+                moved = int(self._requeue_worker(keys=[*self._lease_keys, self.keys.workers],
+                                                 args=[worker]))
+                if moved:
+                    logger.info("requeued %d requests of worker %s (its process is gone)", moved, worker)
+                count += moved
+        if count:
+            self.stats.inc_value("skeleton/leases/requeued_dead_worker", count)
         return count
 
     def release(self) -> int:
