@@ -59,6 +59,8 @@ _FORBIDDEN_HOST = re.compile("[" + re.escape(FORBIDDEN_HOST_CHARS) + "]")
 #: the label separators IDNA reads in a host name
 _IDNA_DOTS = re.compile("[.\u3002\uff0e\uff61]")
 _ACE_PREFIX = "xn--"
+#: an IPv6 literal authority: the address in brackets, then nothing or a port
+_BRACKETED = re.compile(r"\[([^\[\]]*)\](?::[0-9]*)?")
 #: an http(s) URL that canonicalization leaves as it is: lower-case scheme, no
 #: query, fragment, escapes, ';' parameters or characters needing escapes
 _PLAIN_HREF = re.compile(r"^[A-Za-z0-9._~/\-]+$")
@@ -73,15 +75,9 @@ class URLType(str, Enum):
     OTHER = "other"
 
 
-def _valid_host(host: str, bracketed: bool) -> bool:
-    """Is ``host`` (``SplitResult.hostname``: lower case, without brackets) an IPv6
-    literal (``bracketed``) or a host name a browser would look up?"""
-    if bracketed:
-        try:
-            ipaddress.IPv6Address(host)
-        except ValueError:
-            return False
-        return True
+def _valid_host(host: str) -> bool:
+    """Is ``host`` (``SplitResult.hostname``: lower case) a host name a browser
+    would look up: no forbidden character, every label IDNA can encode?"""
     if not host or _FORBIDDEN_HOST.search(host):
         return False
     for label in _IDNA_DOTS.split(host):
@@ -93,6 +89,24 @@ def _valid_host(host: str, bracketed: bool) -> bool:
         except UnicodeError:
             return False
     return True
+
+
+def _valid_authority(netloc: str, host: str) -> bool:
+    """Is the host of ``netloc`` (read by urlsplit as ``host``) an IPv6 literal
+    alone in its brackets (``[::1]``, ``[::1]:8080``) or a valid host name?"""
+    userinfo, _, authority = netloc.rpartition("@")
+    if "[" in userinfo or "]" in userinfo:
+        return False
+    if "[" in authority or "]" in authority:
+        literal = _BRACKETED.fullmatch(authority)
+        if literal is None:
+            return False
+        try:
+            ipaddress.IPv6Address(literal.group(1))
+        except ValueError:
+            return False
+        return True
+    return _valid_host(host)
 
 
 @lru_cache(maxsize=16384)
@@ -107,8 +121,7 @@ def split_url(url: str) -> SplitResult | None:
         parts.port  # noqa: B018 - raises ValueError when out of range or not a number
     except ValueError:
         return None
-    if parts.netloc and not _valid_host(parts.hostname or "",
-                                        parts.netloc.rpartition("@")[2].startswith("[")):
+    if parts.netloc and not _valid_authority(parts.netloc, parts.hostname or ""):
         return None
     return parts
 
@@ -124,7 +137,7 @@ def url_type(href: str, page_url: str) -> URLType:
             return URLType.ANCHOR
         return URLType.ABSOLUTE if href.startswith("/") else URLType.RELATIVE
     parts = split_url(href)
-    if parts is None:
+    if parts is None or unparsable(href, page_url):
         return URLType.OTHER
     if parts.scheme and parts.scheme.lower() not in _FOLLOWABLE_SCHEMES:
         return URLType.OTHER
@@ -212,15 +225,14 @@ def unparsable(href: str, page_url: str) -> bool:
     fragment href, for a parsable link to another scheme (``mailto:``, which is
     just not followed) and for every href that resolves to a URL."""
     href = href.strip()
-    if not href or href.startswith("#") or _PLAIN_HREF.match(href):
+    if not href or href.startswith("#") or resolve(href, page_url):  # resolve() is cached
         return False
     return _unparsable(href, page_url)
 
 
 @lru_cache(maxsize=4096)
 def _unparsable(href: str, page_url: str) -> bool:
-    if resolve(href, page_url):
-        return False
+    """An href that :func:`resolve` gives '' for: unparsable, or another scheme's?"""
     try:
         absolute = urljoin(page_url, href)
     except ValueError:
@@ -255,6 +267,8 @@ def canonical(url: str) -> str:
     plain = _PLAIN_URL.match(url)
     if plain and "/." not in url and _plain_authority(plain):
         return _directory_alias(url)  # nothing else to normalize: the common case, kept fast
+    if split_url(url) is None:
+        return ""
     try:
         url = _SESSION_PATH.sub("", url)
         query = urlsplit(url).query
