@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import redis
 from scrapy.exceptions import NotConfigured
@@ -31,7 +31,7 @@ from scrapy.utils.response import get_meta_refresh
 from skeleton.middlewares.shared import crawl_keys
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
-from skeleton.sew.urls import canonical
+from skeleton.sew.urls import canonical, split_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -48,11 +48,15 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
                     ignore_tags: Sequence[str] = ("noscript",)) -> str | None:
     """The canonical URL ``response`` redirects to on the same host, else None. A
     meta refresh is read as Scrapy's ``MetaRefreshMiddleware`` reads it (same
-    ``ignore_tags``: Scrapy caches the first reading of a response)."""
+    ``ignore_tags``: Scrapy caches the first reading of a response). None for an
+    unparsable target (``Location: http://[::1``)."""
     target = None
     if response.status in REDIRECT_STATUSES and b"Location" in response.headers:
         location = response.headers[b"Location"].decode("latin-1", "replace")
-        target = urljoin(request_url, location)
+        try:
+            target = urljoin(request_url, location)
+        except ValueError:
+            return None
     elif meta_refresh_max_delay > 0 and isinstance(response, HtmlResponse) and 200 <= response.status < 300:
         try:
             interval, url = get_meta_refresh(response, ignore_tags=ignore_tags)
@@ -62,10 +66,10 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
             target = url
     if not target:
         return None
-    try:
-        same_host = urlsplit(target).netloc.lower() == urlsplit(request_url).netloc.lower()
-    except ValueError:
+    parts, request = split_url(target), split_url(request_url)
+    if parts is None or request is None:
         return None
+    same_host = parts.netloc.lower() == request.netloc.lower()
     final = canonical(target) if same_host else None
     return final if final and final != canonical(request_url) else None
 
