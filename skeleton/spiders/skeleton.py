@@ -26,7 +26,8 @@ are never followed.
 A link whose href cannot be read as a URL (``http://[::1``, ``http://host:99999/``,
 ``http://exa mple.com/``, ``http://xn--/``: :func:`skeleton.sew.urls.unparsable`) is
 skipped and counted in the stat ``skeleton/links/unparsable``; the page is analysed
-as if the link were not there.
+as usual, with that link read as a link to no page (SEW's type *other*, as a
+``javascript:`` link).
 """
 from __future__ import annotations
 
