@@ -13,7 +13,9 @@ what keeps the offer made to it (:mod:`skeleton.hierarchy.aliases`).
 
 A Redis error is logged once per response and counted
 (``skeleton/aliases/errors``); the crawl goes on (the pipeline stops it if Redis
-is gone for good). Stats: ``skeleton/aliases/recorded``. Switch it off with
+is gone for good). Any other error is counted there and per type, and logged once
+per type (:func:`skeleton.middlewares.shared.analysis_failed`): the response goes
+on. Stats: ``skeleton/aliases/recorded``. Switch it off with
 ``SKELETON_ALIASES_ENABLED = False``.
 """
 from __future__ import annotations
@@ -28,7 +30,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
 
-from skeleton.middlewares.shared import crawl_keys
+from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
@@ -91,6 +93,13 @@ class RedirectAliasMiddleware:
                    settings.getlist("METAREFRESH_IGNORE_TAGS", ["noscript"]))
 
     def process_response(self, request: Request, response: Response) -> Response:
+        try:
+            self._record(request, response)
+        except Exception as exc:  # optional analysis never costs a page
+            analysis_failed(logger, self.crawler.stats, "aliases", request.url, exc)
+        return response
+
+    def _record(self, request: Request, response: Response) -> None:
         source = canonical(request.url)
         target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags)
                   if source else None)
@@ -102,4 +111,3 @@ class RedirectAliasMiddleware:
             except redis.RedisError as exc:
                 logger.warning("could not record the redirect of %s: %s", source, exc)
                 stats.inc_value("skeleton/aliases/errors")
-        return response

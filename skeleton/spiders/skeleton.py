@@ -40,7 +40,7 @@ from twisted.python.failure import Failure
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import html_response, shared_page
+from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
@@ -283,7 +283,11 @@ class SkeletonSpider(scrapy.Spider):
             item["url"] = declared
         page = item["url"]
         item["evidence"] = page_evidence(root, final)
-        sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
+        try:
+            sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
+        except Exception as exc:  # optional analysis never costs a page: no sections
+            analysis_failed(logger, self.crawler.stats, "schema", response.url, exc)
+            sections = None
         if sections is not None:
             item["sections"] = sections
         known = [set(urls) for urls in response.meta.get(META_KNOWN) or []]
