@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 import redis
 from scrapy.utils.defer import deferred_from_coro
 
+from skeleton.redact import redact_text
+
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
@@ -40,11 +42,11 @@ def redis_down(crawler: Crawler, exc: BaseException, doing: str) -> None:
     _DOWN.add(crawler)
     _EVER_DOWN[0] = True
     logger.error("Redis unavailable while %s, retries spent (%s): stopping the crawl (%s)",
-                 doing, exc, REASON)
+                 doing, redact_text(exc, crawler.settings.get("REDIS_URL")), REASON)
     if crawler.stats is not None:
         crawler.stats.set_value("skeleton/redis_unavailable", doing)
-    engine = crawler.engine
-    if crawler.crawling and engine is not None and engine.spider is not None:
+    engine = crawler.engine if crawler.crawling else None  # no engine before the crawl
+    if engine is not None and engine.spider is not None:
         deferred_from_coro(engine.close_spider_async(reason=REASON))
 
 

@@ -9,7 +9,10 @@ is pinged once, and a crawl id holding an unfinished crawl of another base URL i
 refused (:func:`skeleton.pipelines.tree.refuse_other_base`), so a missing or
 malformed argument, a refused setting, a crawl that would mix two sites or a
 Redis that cannot be reached ends the command with one error line (exit code 2)
-instead of a traceback from the reactor. A crawl stopped because Redis went
+instead of a traceback from the reactor. So does a local feed file (``-o``/``-O``,
+``FEEDS``) that cannot be written (a directory, a file where a directory should
+be, a directory without write permission), checked before the crawl rather than
+when Scrapy's feed export opens it at the end. A crawl stopped because Redis went
 away mid-crawl (:mod:`skeleton.outage`), or refused when it opened (another
 worker started the crawl id with another base meanwhile), exits with code 1. A
 crawl under a default crawl id that is not recorded yet logs where an unfinished
@@ -19,12 +22,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+from urllib.parse import unquote, urlsplit
 from typing import Any
 
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from skeleton import outage
+from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.pipelines.tree import any_refused, refuse_other_base, unfinished_crawls_of
@@ -66,7 +71,22 @@ class Command(crawl.Command):
 
         probe_redis(self.settings, check if crawl_id else None)
 
+    def _check_feeds(self) -> None:
+        """Every local feed file can be written (Scrapy creates missing directories)."""
+        assert self.settings is not None
+        for uri in self.settings.getdict("FEEDS"):
+            uri = str(uri)
+            parts = urlsplit(uri)
+            if parts.scheme == "file":
+                path = unquote(parts.path)
+            elif not parts.scheme or len(parts.scheme) == 1:  # a plain path
+                path = uri
+            else:
+                continue  # s3://, ftp://, stdout: ... are the storage's business
+            check_output_option(path, make_dirs=True)
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        self._check_feeds()
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 spidercls = self.crawler_process.spider_loader.load(args[0])

@@ -38,6 +38,10 @@ Settings: ``SKELETON_ENTROPY_ENABLED`` (default True), ``SKELETON_ENTROPY_LANGUA
 (stop words, default ``en``), ``SKELETON_ENTROPY_STOP_WORDS`` (a list that replaces
 the language's), ``SKELETON_ENTROPY_MAX_TERMS`` (distinct terms kept per page),
 ``SKELETON_KEEP_PAGE_TERMS``.
+
+A Redis error is logged and counted (``skeleton/entropy/errors``); any other error
+of the analysis is counted there and per type, logged once per type
+(:func:`skeleton.middlewares.shared.analysis_failed`): the page goes on uncounted.
 """
 from __future__ import annotations
 
@@ -54,7 +58,7 @@ from scrapy.exceptions import NotConfigured
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
-from skeleton.middlewares.shared import html_response, page_text, shared_page
+from skeleton.middlewares.shared import analysis_failed, html_response, page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
@@ -269,6 +273,12 @@ class EntropyMiddleware:
     def process_spider_input(self, response: Response) -> None:
         if not 200 <= response.status < 300 or not html_response(response):
             return
+        try:
+            self._count(response)
+        except Exception as exc:  # optional analysis never costs a page
+            analysis_failed(logger, self.crawler.stats, "entropy", response.url, exc)
+
+    def _count(self, response: Response) -> None:
         page = shared_page(response, self.crawler.stats)
         if page.root is None:
             self._inc("unparsable")
