@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import argparse
 import logging
-from urllib.parse import unquote, urlsplit
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
