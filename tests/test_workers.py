@@ -211,6 +211,36 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
         restarted.wait(timeout=30)
 
 
+#: log lines of a component that waited for Redis (its retries spent) on one page
+_REDIS_WAITS = ("could not count the terms", "could not compute the blocks", "URL variants: could not",
+                "could not record the redirect", "Error processing")
+
+
+def test_once_redis_is_declared_gone_no_component_waits_for_it(serve, tmp_path: Path,
+                                                               redis_dir: Path) -> None:
+    """A Redis that never comes back: the first component whose retries run out
+    declares the outage, and from then on the middlewares and the pipeline skip
+    Redis for the responses still in flight instead of spending their retries on
+    each (the entropy, WISDOM, URL-variant and alias middlewares all run by default)."""
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    client = client_for(url)
+    keys = CrawlKeys("gone")
+    worker = start_scrapy([*crawl_args(base, "gone", "sew"),
+                           "-s", "CONCURRENT_REQUESTS=8", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8"],
+                          tmp_path, tmp_path / "gone.log", REDIS_URL=url)
+    worker.log = tmp_path / "gone.log"  # type: ignore[attr-defined]
+    wait_for(lambda: client.hlen(keys.pages) >= 5, timeout=120, every=0.01)
+    client.close()
+    _SERVERS[redis_dir].kill()
+    _SERVERS[redis_dir].wait(timeout=30)
+    log = finish([worker])[0]
+    assert worker.returncode == 1 and "'finish_reason': 'redis_unavailable'" in log, log[-3000:]
+    declared = log.index("Redis unavailable while")
+    after = [line for line in log[declared:].splitlines() if any(w in line for w in _REDIS_WAITS)]
+    assert after == [], after
+    assert "Traceback" not in log, log[-3000:]
+
+
 
 def test_a_rerun_after_kill_9_of_the_only_worker_takes_back_its_leases_at_once(
         serve, tmp_path: Path, redis_dir: Path) -> None:

@@ -30,6 +30,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
 
+from skeleton import outage
 from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
@@ -107,7 +108,7 @@ class RedirectAliasMiddleware:
         source = canonical(request.url)
         target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags)
                   if source else None)
-        if target:
+        if target and not outage.is_down(self.crawler):
             stats = self.crawler.stats
             try:
                 self.server.hset(self.keys.aliases, source, target)
@@ -115,3 +116,4 @@ class RedirectAliasMiddleware:
             except redis.RedisError as exc:
                 logger.warning("could not record the redirect of %s: %s", source, exc)
                 stats.inc_value("skeleton/aliases/errors")
+                outage.redis_failed(self.crawler, exc, "recording a redirect")

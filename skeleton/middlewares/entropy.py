@@ -55,6 +55,7 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from skeleton import outage
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
@@ -271,7 +272,8 @@ class EntropyMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response):
+        if not 200 <= response.status < 300 or not html_response(response) \
+                or outage.is_down(self.crawler):
             return
         try:
             self._count(response)
@@ -293,6 +295,7 @@ class EntropyMiddleware:
         except redis.RedisError as exc:
             logger.warning("could not count the terms of %s: %s", url, exc)
             self._inc("errors")
+            outage.redis_failed(self.crawler, exc, "counting a page's terms")
             return
         if counted:
             self._inc("pages")
@@ -303,7 +306,8 @@ class EntropyMiddleware:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         assert self.crawler.stats is not None
         try:
-            self.crawler.stats.set_value(f"{STATS_PREFIX}/vocabulary", self.store.vocabulary_size())
+            if not outage.is_down(self.crawler):
+                self.crawler.stats.set_value(f"{STATS_PREFIX}/vocabulary", self.store.vocabulary_size())
         except redis.RedisError as exc:
             logger.warning("could not read the entropy vocabulary size: %s", exc)
         finally:

@@ -42,6 +42,7 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from skeleton import outage
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
@@ -173,7 +174,8 @@ class InformativeMiddleware:
     # -- Scrapy hooks ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response):
+        if not 200 <= response.status < 300 or not html_response(response) \
+                or outage.is_down(self.crawler):
             return
         try:
             page = shared_page(response, self.crawler.stats)
@@ -184,6 +186,7 @@ class InformativeMiddleware:
         except redis.RedisError as exc:
             logger.warning("could not compute the blocks of %s: %s", response.url, exc)
             self._inc("errors")
+            outage.redis_failed(self.crawler, exc, "computing a page's blocks")
         except Exception as exc:  # optional analysis never costs a page: no blocks
             analysis_failed(logger, self.crawler.stats, "wisdom", response.url, exc)
 

@@ -42,6 +42,7 @@ from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
+from skeleton import outage
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
 from skeleton.redis_keys import CrawlKeys
@@ -115,6 +116,7 @@ class UrlVariantsMiddleware:
     def _error(self, what: str, exc: Exception) -> None:
         logger.warning("URL variants: could not %s: %s", what, exc)
         self._inc("errors")
+        outage.redis_failed(self.crawler, exc, f"URL variants: trying to {what}")
 
     def _failed(self, url: str, exc: Exception) -> None:
         analysis_failed(logger, self.crawler.stats, "variants", url, exc)
@@ -122,7 +124,8 @@ class UrlVariantsMiddleware:
     # -- learning ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not self.learn or not 200 <= response.status < 300 or not html_response(response):
+        if not self.learn or not 200 <= response.status < 300 or not html_response(response) \
+                or outage.is_down(self.crawler):
             return
         try:
             url = canonical(response.url)
@@ -168,7 +171,7 @@ class UrlVariantsMiddleware:
 
     def _read_rules(self) -> None:
         now = time.monotonic()
-        if now - self.read_at < self.refresh:
+        if now - self.read_at < self.refresh or outage.is_down(self.crawler):
             return
         self.read_at = now
         try:
@@ -193,6 +196,8 @@ class UrlVariantsMiddleware:
     def _form_page(self, url: str) -> None:
         path = action_path(url)
         self.forms.add(path)
+        if outage.is_down(self.crawler):
+            return
         try:
             self.server.sadd(self.keys.forms, path)
         except redis.RedisError as exc:
@@ -211,7 +216,8 @@ class UrlVariantsMiddleware:
             return request
         self._inc("tracking_stripped" if stripped != url else "learned_stripped")
         try:
-            self.server.hset(self.keys.aliases, url, cleaned)
+            if not outage.is_down(self.crawler):
+                self.server.hset(self.keys.aliases, url, cleaned)
         except redis.RedisError as exc:
             self._error(f"record the alias {url}", exc)
         return request.replace(url=cleaned)

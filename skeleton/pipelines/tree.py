@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import CloseSpider, NotConfigured
+from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
 
 from skeleton import outage
 from skeleton.queue import workers_alive
@@ -224,6 +224,10 @@ class TreePipeline:
         self.server.sadd(CRAWLS, self.keys.crawl)
 
     def process_item(self, item: Any) -> Any:
+        if outage.is_down(self.crawler):
+            # not stored: the page keeps its lease and is crawled again later
+            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored")
+            raise DropItem("not stored: Redis is unavailable")
         adapter = ItemAdapter(item)
         offers = adapter.get("offers") or {}
         if "offers" in adapter:
