@@ -2,8 +2,8 @@
 
 For every labelled site (the corpus sites and ``tests/sites``), every HTML file is
 parsed and :func:`skeleton.urlrules.actions.view_links` asked which of its links
-are views (by markup: ``rel="tag"``, hCard bylines, WordPress tag clouds; by
-label: "tags:", a "Tags" heading). Printed per site: the distinct URLs marked, how
+are views (by markup: ``rel="tag"``, hCard and class-named bylines, WordPress tag
+clouds; by label: "tags:", a "Tags" heading, a block whose ARIA name is a label). Printed per site: the distinct URLs marked, how
 many by label, and how many of them are nodes of the site's truth (each one a
 page the crawl would wrongly never fetch through that link).
 
