@@ -347,3 +347,8 @@ def test_offline_skeleton_skips_unparsable_links(tmp_path: Path) -> None:
     pages = run(site)
     assert pages == run(FIXTURES / "tinysite")
     assert pages[0][:3] == (base, None, True) and len(pages) >= 10
+
+
+def test_a_bare_index_name_has_the_root_folder() -> None:
+    """Found by the fuzz test: a bare ``INDEX.HTM`` (no folder) named no folder."""
+    assert section_folder("INDEX.HTM") == "/"

@@ -69,7 +69,7 @@ def section_folder(url: str) -> str:
     path = (parts.path if parts is not None else "") or "/"
     name = path.rsplit("/", 1)[-1]
     if not name or name.lower() in INDEX_NAMES:
-        return path[: len(path) - len(name)]
+        return path[: len(path) - len(name)] or "/"
     return path.rsplit(".", 1)[0] + "/" if "." in name else path + "/"
 
 
