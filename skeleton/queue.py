@@ -19,12 +19,23 @@ A lease ends in one of three ways, each one script:
 - **requeue**: an expired lease (its worker died or hung) is moved back to the
   head of the pending list by any worker; a worker closing normally puts back
   the leases it still holds. Live workers renew their leases with each heartbeat.
+  The leases of a worker that ran on the same host and whose process is gone
+  (its pid is in its id) are requeued at once, when a worker joins and at each
+  heartbeat, without waiting for them to expire.
 
-Entries are JSON (:mod:`skeleton.serializer`); one that cannot be decoded is
-logged, counted (``skeleton/queue/malformed``) and dropped.
+Entries are JSON (:mod:`skeleton.serializer`), decoded without letting queue
+data choose code: an entry must name one of :data:`REQUEST_CLASSES` (classes
+imported here, never a module an entry names) and public methods of the spider
+as its callback and errback. Any other entry (another ``_class``, an unknown
+callback, bad JSON, wrong types) is a dead letter: one script moves it as it was
+to ``:dead`` (the newest :data:`DEAD_LETTER_MAX` are kept, the ``:meta`` field
+``dead_letters`` counts them all) and ends its lease; it is counted
+(``skeleton/queue/dead_letter``) and logged in one line, and the worker goes on
+with the next entry, so one bad entry never stops a crawl from finishing.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 import logging
 import os
@@ -32,16 +43,20 @@ import secrets
 import socket
 from typing import TYPE_CHECKING, Any
 
+import psutil
+from scrapy import Request
 from scrapy_redis.queue import Base
+
+from skeleton.redis_keys import META_DEAD_LETTERS
 
 if TYPE_CHECKING:
     import redis
-    from scrapy import Request, Spider
+    from scrapy import Spider
 
     from skeleton.redis_keys import CrawlKeys
 
-__all__ = ["LEASE_META", "LeasedFifoQueue", "request_finished", "new_worker_id",
-           "workers_alive"]
+__all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
+           "decode_entry", "request_finished", "new_worker_id", "dead_local_worker", "workers_alive"]
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +136,17 @@ for i = 1, #ARGV do
   if redis.call('ZSCORE', KEYS[2], ARGV[i]) then ids[#ids + 1] = ARGV[i] end
 end
 """ + _BACK
+#: KEYS: pending, leases, inflight, workers. ARGV: the id of a worker known dead.
+#: Its leases (ids ``worker:n``) go back to the queue at once and it leaves
+#: ``:workers``. Returns how many entries were requeued.
+REQUEUE_WORKER = """
+local prefix = ARGV[1] .. ':'
+local ids = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if string.sub(id, 1, #prefix) == prefix then ids[#ids + 1] = id end
+end
+redis.call('ZREM', KEYS[4], ARGV[1])
+""" + _BACK
 #: KEYS: workers, leases. ARGV: worker id, lease ms, held lease ids. Returns now.
 HEARTBEAT = _NOW + """
 redis.call('ZADD', KEYS[1], now, ARGV[1])
@@ -129,7 +155,80 @@ for i = 3, #ARGV do
 end
 return now
 """
-_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError)
+#: KEYS: dead, leases, inflight, meta. ARGV: lease id, bound, meta field. Moves
+#: the leased entry to the head of the dead-letter list (kept to ``bound``
+#: entries), counts it and ends the lease. Returns 1, or 0 if the lease had
+#: ended (another worker requeued it and deals with the entry).
+DEAD_LETTER = """
+local data = redis.call('HGET', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+if not data then return 0 end
+redis.call('LPUSH', KEYS[1], data)
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+redis.call('HINCRBY', KEYS[4], ARGV[3], 1)
+return 1
+"""
+#: Dead letters kept in ``:dead`` (the newest).
+DEAD_LETTER_MAX = 1000
+#: The request classes a queue entry may name (its ``_class``, as
+#: ``Request.to_dict()`` writes it; no ``_class`` is ``scrapy.Request``). The
+#: spider and the project's middlewares queue plain ``scrapy.Request``s; a
+#: project subclass would be added here, imported by this module.
+REQUEST_CLASSES: dict[str | None, type[Request]] = {
+    None: Request,
+    f"{Request.__module__}.{Request.__name__}": Request,
+    "scrapy.Request": Request,
+}
+_CLASSES = frozenset(REQUEST_CLASSES.values())
+
+
+def _spider_method(spider: Any, name: Any) -> Any:
+    """The spider's public method ``name``, or ``ValueError``."""
+    method = getattr(spider, name, None) if isinstance(name, str) and not name.startswith("_") \
+        else None
+    if not inspect.ismethod(method) or method.__self__ is not spider:
+        raise ValueError(f"the spider has no method {str(name)[:80]!r}")
+    return method
+
+
+def decode_entry(data: bytes | str, spider: Any, serializer: Any) -> Request:
+    """The request a queue entry holds, like ``scrapy.utils.request.request_from_dict``
+    but importing nothing: its ``_class`` must be one of :data:`REQUEST_CLASSES`,
+    its callback and errback public methods of ``spider``. Raises ``ValueError`` or
+    ``TypeError`` (or whatever a bad entry makes the request class raise)."""
+    obj = serializer.loads(data)
+    if not isinstance(obj, dict):
+        raise TypeError(f"a JSON {type(obj).__name__}, not an object")
+    name = obj.get("_class")
+    cls = REQUEST_CLASSES.get(name) if name is None or isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"request class {str(name)[:120]!r} is not allowed")
+    kwargs = {key: value for key, value in obj.items() if key in cls.attributes}
+    for key in ("callback", "errback"):
+        if obj.get(key):
+            kwargs[key] = _spider_method(spider, obj[key])
+    return cls(**kwargs)
+
+
+def dead_local_worker(worker: str) -> bool:
+    """Is ``worker`` (an id of :func:`new_worker_id`, ``host-pid-random``) a worker
+    of this host whose process no longer runs (or is a zombie)? A worker of another
+    host, or one whose pid runs (possibly reused by another program), is not known
+    dead: its leases expire as usual."""
+    try:
+        host, pid, _ = worker.rsplit("-", 2)
+        number = int(pid)
+    except ValueError:
+        return False
+    if host != socket.gethostname() or number <= 0 or number == os.getpid():
+        return False
+    try:
+        return psutil.Process(number).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False
 
 
 def new_worker_id() -> str:
@@ -163,6 +262,8 @@ class LeasedFifoQueue(Base):
         self._requeue = server.register_script(REQUEUE_EXPIRED)
         self._release = server.register_script(RELEASE)
         self._beat = server.register_script(HEARTBEAT)
+        self._requeue_worker = server.register_script(REQUEUE_WORKER)
+        self._dead = server.register_script(DEAD_LETTER)
 
     @property
     def _lease_keys(self) -> list[str]:
@@ -178,6 +279,9 @@ class LeasedFifoQueue(Base):
     def push(self, request: Request, dupe: list[str | int] | None = None) -> bool:
         """Push ``request`` unless the dupefilter (``dupe``: mode and arguments of
         :data:`PUSH`) has seen it, and end the lease it carries. True if pushed."""
+        if type(request) not in _CLASSES:
+            raise TypeError(f"cannot queue a {type(request).__name__}: add its class to "
+                            "skeleton.queue.REQUEST_CLASSES")
         lease = request.meta.pop(LEASE_META, None) or ""
         data = self._encode_request(request)
         pushed = self._push(keys=[*self._lease_keys, self.keys.dupefilter],
@@ -193,15 +297,26 @@ class LeasedFifoQueue(Base):
                 return None
             try:
                 request = self._decode_request(data)
-            except _MALFORMED as exc:
-                self._ack(keys=[self.keys.leases, self.keys.inflight], args=[lease])
-                self.stats.inc_value("skeleton/queue/malformed")
-                logger.warning("dropped a malformed queue entry (%s: %s): %.200r",
-                               type(exc).__name__, exc, data)
+            except Exception as exc:  # noqa: BLE001 - any bad entry, never Redis: popped above
+                self.dead_letter(lease, data, exc)
                 continue
             request.meta[LEASE_META] = lease
             self.held[lease] = None
             return request
+
+    def _decode_request(self, encoded_request: bytes | str) -> Request:
+        return decode_entry(encoded_request, self.spider, self.serializer)
+
+    def dead_letter(self, lease: str, data: bytes | str, exc: BaseException) -> None:
+        """Move the leased entry ``data`` that could not be decoded to ``:dead``."""
+        moved = self._dead(keys=[self.keys.dead, self.keys.leases, self.keys.inflight,
+                                 self.keys.meta],
+                           args=[lease, DEAD_LETTER_MAX, META_DEAD_LETTERS])
+        if not moved:
+            return
+        self.stats.inc_value("skeleton/queue/dead_letter")
+        logger.warning("moved a bad queue entry to %s (%s: %.200s): %.200r", self.keys.dead,
+                       type(exc).__name__, exc, data)
 
     def ack(self, lease: str) -> bool:
         """End a lease this worker holds; False if it is not held (acked before)
@@ -219,6 +334,26 @@ class LeasedFifoQueue(Base):
         if count:
             self.stats.inc_value("skeleton/leases/requeued", count)
             logger.info("requeued %d requests whose lease expired", count)
+        return count
+
+    def requeue_dead_workers(self) -> int:
+        """Put back at once the leases of the crawl's workers that ran on this host
+        and whose process is gone (:func:`dead_local_worker`), instead of waiting
+        for their leases to expire. Returns how many entries were requeued."""
+        workers = {w.decode() if isinstance(w, bytes) else w
+                   for w in self.server.zrange(self.keys.workers, 0, -1)}
+        workers.update((lease.decode() if isinstance(lease, bytes) else lease).rsplit(":", 1)[0]
+                       for lease in self.server.zrange(self.keys.leases, 0, -1))
+        count = 0
+        for worker in sorted(workers):
+            if worker != self.worker and dead_local_worker(worker):
+                moved = int(self._requeue_worker(keys=[*self._lease_keys, self.keys.workers],
+                                                 args=[worker]))
+                if moved:
+                    logger.info("requeued %d requests of worker %s (its process is gone)", moved, worker)
+                count += moved
+        if count:
+            self.stats.inc_value("skeleton/leases/requeued_dead_worker", count)
         return count
 
     def release(self) -> int:

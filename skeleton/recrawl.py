@@ -24,6 +24,7 @@ from urllib.error import URLError
 from urllib.parse import urlencode, urljoin
 from urllib.request import Request, urlopen
 
+from skeleton.redact import redact_text, redact_url
 from skeleton.redis_keys import crawl_id_for, valid_crawl_id
 
 __all__ = ["ScrapydError", "Scrapyd", "crawl_id", "recrawl", "main"]
@@ -60,9 +61,11 @@ class Scrapyd:
             with urlopen(request, timeout=self.timeout) as response:
                 answer = json.loads(response.read().decode("utf-8"))
         except (URLError, OSError, ValueError) as exc:
-            raise ScrapydError(f"Scrapyd at {self.url}: {endpoint} failed: {exc}") from None
+            raise ScrapydError(f"Scrapyd at {redact_url(self.url)}: {endpoint} failed: "
+                               f"{redact_text(exc, self.url)}") from None
         if answer.get("status") != "ok":
-            raise ScrapydError(f"Scrapyd at {self.url}: {endpoint}: {answer.get('message', answer)}")
+            raise ScrapydError(f"Scrapyd at {redact_url(self.url)}: {endpoint}: "
+                               f"{redact_text(answer.get('message', answer), self.url)}")
         return answer
 
     def get(self, endpoint: str, **params: str) -> dict:

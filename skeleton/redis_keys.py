@@ -27,25 +27,36 @@ with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
 
 Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
 lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
-lease id -> the leased queue entry) and ``:workers`` (sorted set: worker id ->
-last heartbeat, server milliseconds).
+lease id -> the leased queue entry), ``:workers`` (sorted set: worker id ->
+last heartbeat, server milliseconds) and ``:dead`` (list, newest first, at most
+``skeleton.queue.DEAD_LETTER_MAX``: queue entries that are not a request of the
+project's own classes, moved aside as they were; ``:meta`` field ``dead_letters``
+counts them all).
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from skeleton.sew.urls import directory
+from skeleton.sew.urls import canonical, directory
 
-__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
+__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
 #: ``:meta`` field holding the crawl's template menu (JSON)
 META_TEMPLATE_MENU = "template_menu"
+#: ``:meta`` field counting the queue entries moved to ``:dead``
+META_DEAD_LETTERS = "dead_letters"
 _CRAWL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 _SLUG_SEPARATORS = re.compile(r"[^A-Za-z0-9.]+")
+#: the readable part of a default crawl id is cut to this many characters, which
+#: leaves room for the mode, the hash and a ``skeleton.recrawl`` timestamp
+_SLUG_MAX = 120
+#: hex digits of the base URL's SHA-256 in a default crawl id (40 bits)
+_HASH_DIGITS = 10
 
 
 def valid_crawl_id(crawl: str) -> bool:
@@ -55,13 +66,24 @@ def valid_crawl_id(crawl: str) -> bool:
 
 
 def crawl_id_for(base_url: str, mode: str = "sew") -> str:
-    """Default crawl id: host, port and directory of the base URL as a slug
-    (``http://127.0.0.1:8000/en/`` -> ``127.0.0.1-8000-en``), plus ``-bfs`` for
-    the baseline mode so both modes of one site can be kept side by side."""
-    parts = urlsplit(base_url)
-    slug = _SLUG_SEPARATORS.sub("-", parts.netloc + directory(base_url)).strip("-.")
-    slug = slug[:180] or "site"
-    return slug if mode == "sew" else f"{slug}-{mode}"
+    """Default crawl id: a readable prefix, the host, port and directory of the
+    base URL as a slug plus ``-bfs`` for the baseline mode, then a short hash of
+    the canonical base URL and the mode (``http://127.0.0.1:8000/en/`` ->
+    ``127.0.0.1-8000-en-`` and 10 hex digits). Slugs collide (``a_b/``, ``a-b/``
+    and ``a/b/``; ``host:8000/`` and ``host/8000/``; http and https; a long URL
+    cut short); the hash tells them apart, so two canonical bases never share a
+    default id and one base always gets the same id. The base is canonicalized
+    here (:func:`skeleton.sew.urls.canonical`, as the spider does), so every
+    caller computes the same id."""
+    url = canonical(base_url.strip()) or base_url.strip()
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]  # never a user name or password in an id
+    slug = _SLUG_SEPARATORS.sub("-", host + directory(url)).strip("-.")
+    slug = slug[:_SLUG_MAX].rstrip("-.") or "site"
+    if mode != "sew":
+        slug = f"{slug}-{mode}"
+    digest = hashlib.sha256(f"{mode}\n{url}".encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{slug}-{digest[:_HASH_DIGITS]}"
 
 
 @dataclass(frozen=True)
@@ -149,10 +171,14 @@ class CrawlKeys:
     def page_html(self) -> str:
         return self._key("page_html")
 
+    @property
+    def dead(self) -> str:
+        return self._key("dead")
+
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
-                self.leases, self.inflight)
+                self.leases, self.inflight, self.dead)

@@ -19,7 +19,9 @@ What changes from scrapy-redis 0.9.1:
   pending and none is leased by any worker (expired leases are requeued first),
   seen twice at least ``SKELETON_IDLE_CLOSE`` seconds apart;
 - a heartbeat every ``SKELETON_LEASE_TIMEOUT``/4 seconds marks the worker alive,
-  renews its leases and requeues expired ones;
+  renews its leases and requeues expired ones, and those of dead workers of this
+  host at once (:meth:`skeleton.queue.LeasedFifoQueue.requeue_dead_workers`; also
+  when the worker joins);
 - every ``SKELETON_POLL_INTERVAL`` seconds (1) a worker whose engine may be
   waiting (Scrapy polls a scheduler that has nothing to give every 5 s) is
   woken if other workers queued requests, or if the crawl looks complete (so an
@@ -143,6 +145,7 @@ class Scheduler(scheduler.Scheduler):
             refuse_flush(self.server, queue.keys, self.crawler.settings)
             self.flush()
         queue.heartbeat()
+        queue.requeue_dead_workers()
         queued = len(queue)
         if queued:
             logger.info("Resuming crawl (%d requests scheduled)", queued, extra={"spider": spider})
@@ -255,6 +258,7 @@ class Scheduler(scheduler.Scheduler):
             return
         try:
             self.queue.heartbeat()
+            self.queue.requeue_dead_workers()
             self.queue.requeue_expired()
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "sending the worker heartbeat")

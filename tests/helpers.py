@@ -170,3 +170,33 @@ def redis_ready(url: str) -> bool:
         return False
     finally:
         client.close()
+
+
+#: hrefs that cannot be read as URLs (issue 13): bad IPv6 brackets, ports out of
+#: range, a space or a control character in the host, punycode that does not decode;
+#: each is one skipped link (``skeleton/links/unparsable``), never a failed page
+UNPARSABLE_HREFS = ("http://[::1", "http://127.0.0.1:99999/", "http://exa mple.com/", "http://xn--/",
+                    "http://te\x01st/", "//[::1/news/", "http://[::1]:70000/x", "HTTP://[zz]/")
+#: hrefs that look broken but are links, read as browsers read them (percent junk
+#: kept, a control character in the path escaped)
+ODD_HREFS = ("%zz", "a\x01b.html")
+
+
+def hostile_tinysite(directory: Path) -> Path:
+    """A copy of the tiny site (tests/fixtures/tinysite) in ``directory`` whose home
+    page also links the ``UNPARSABLE_HREFS`` from its footer and the ``ODD_HREFS``
+    from its text, next to its navigation: its skeleton is the tiny site's."""
+    import html
+    import shutil
+
+    site = directory / "tinysite"
+    shutil.copytree(FIXTURES / "tinysite", site)
+    home = site / "index.html"
+    text = home.read_text("utf-8")
+    mirror = '<a href="https://example.org/tinysite/">Mirror</a>'
+    footer = "".join(f' | <a href="{html.escape(h)}">Bad link {i}</a>' for i, h in enumerate(UNPARSABLE_HREFS))
+    odd = "".join(f'<a href="{html.escape(h)}">odd {i}</a> ' for i, h in enumerate(ODD_HREFS))
+    assert mirror in text and "<p>Read the" in text
+    text = text.replace(mirror, mirror + footer).replace("<p>Read the", f"<p>{odd}Read the")
+    home.write_text(text, "utf-8")
+    return site

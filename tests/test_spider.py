@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import pytest
+import pytest_twisted
 from scrapy.exceptions import UsageError
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.utils.test import get_crawler
 
 from skeleton.items import PageItem
+from skeleton.redis_keys import crawl_id_for
 from skeleton.sew.detect import NavLink
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider
@@ -60,7 +62,9 @@ def test_arguments_and_defaults() -> None:
                             max_pages="10")
     assert spider.base == "http://127.0.0.1:8000/en/"  # a directory index is named by its directory
     assert (spider.max_depth, spider.max_pages, spider.mode) == (2, 10, "sew")
-    assert spider.crawl_id == "127.0.0.1-8000-en" and spider.model is not None
+    # the default crawl id: a readable prefix and a hash of the canonical base URL
+    assert spider.crawl_id == crawl_id_for("http://127.0.0.1:8000/en/", "sew")
+    assert spider.crawl_id.startswith("127.0.0.1-8000-en-") and spider.model is not None
     bfs = SkeletonSpider(base="http://127.0.0.1:8000/en/", mode="bfs", crawl="mine")
     assert bfs.crawl_id == "mine" and bfs.model is None and bfs.max_depth is None
 
@@ -326,3 +330,69 @@ def test_action_nofollow_and_language_copy_links_are_not_followed() -> None:
     spider.skip_actions = False  # SKELETON_SKIP_ACTIONS = False
     _, requests = respond(spider, BASE, body, meta={"skeleton_depth": 0})
     assert len(requests) == 4
+
+
+BAD_HREFS = ["http://[::1", "http://127.0.0.1:99999/", "http://exa mple.com/", "http://xn--/",
+             "http://te\x01st/", "//[::1", "http://[::1]:70000/", "HTTP://[zz]/", "http://%zz/"]
+
+
+@pytest.mark.parametrize("mode", ["bfs", "sew"])
+def test_unparsable_links_are_skipped_links_not_a_failed_page(mode, caplog) -> None:
+    """Issue 13: one malformed href made the whole page an ``error`` leaf. Each is one
+    skipped link now, counted; the page and its other links are analysed."""
+    from html import escape
+
+    good = "".join(f'<li><a href="s{i}/">Section {i}</a></li>' for i in range(4))
+    bad = "".join(f'<li><a href="{escape(h)}">Bad {i}</a></li>' for i, h in enumerate(BAD_HREFS))
+    body = (f"<html><head><title>T</title></head><body><nav><ul>{good}</ul></nav>"
+            f"<p>Text <a href='%zz'>odd</a> <a href='a\x01b.html'>odd</a></p>"
+            f"<footer><ul>{bad}</ul></footer></body></html>").encode()
+    spider = make_spider(mode=mode)
+    items, requests = respond(spider, BASE, body)
+    assert items[0]["reason"] is None and stat(spider, "skeleton/errors") is None
+    assert stat(spider, "skeleton/links/unparsable") == len(BAD_HREFS)
+    assert not [r for r in caplog.records if r.exc_info or r.levelname == "ERROR"]
+    urls = [r.url for r in requests]
+    if mode == "bfs":  # every link: the odd ones are links, the unparsable ones skipped
+        assert urls == [f"{BASE}s{i}/" for i in range(4)] + [BASE + "%zz", BASE + "a%01b.html"]
+        assert stat(spider, "skeleton/filtered/not_http") is None  # counted once, as unparsable
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_crawl_skips_unparsable_links(serve, redis_settings, tmp_path, caplog) -> None:
+    """Through the real spider (local HTTP server, embedded Redis): the tiny site
+    whose home page has malformed hrefs next to its navigation is crawled as the
+    tiny site is: the home page is a navigation node, its links are followed, no
+    traceback, and the stat ``skeleton/links/unparsable`` counts the skipped links."""
+    import uuid
+
+    from helpers import FIXTURES, UNPARSABLE_HREFS, crawl_in_process, hostile_tinysite, project_settings
+
+    def crawl(site):  # type: ignore[no-untyped-def]
+        base = serve(site)
+        done = crawl_in_process(project_settings(redis_settings), base=f"{base}index.html",
+                                crawl=f"unparsable-{uuid.uuid4().hex[:8]}")
+        return done.addCallback(lambda result: (base, *result))
+
+    caplog.set_level("INFO")
+    base, stats, items = yield crawl(hostile_tinysite(tmp_path))
+    assert stats["finish_reason"] == "finished"
+    assert stats["skeleton/links/unparsable"] == len(UNPARSABLE_HREFS)
+    assert "skeleton/errors" not in stats
+    assert not [r for r in caplog.records if r.exc_info or r.levelname == "ERROR"]
+    assert "Traceback" not in caplog.text and "error analysing" not in caplog.text
+    home = next(i for i in items if i["url"] == base)
+    assert home["reason"] is None and home["is_navigation"]
+    assert {link["url"] for link in home["nav_links"]} >= {base + "news/", base + "guides/",
+                                                           base + "about.html"}
+    found = {i["url"]: i["found_from"] for i in items}
+    assert found[base + "news/"] == found[base + "guides/"] == base
+
+    plain_base, plain_stats, plain_items = yield crawl(FIXTURES / "tinysite")
+    assert "skeleton/links/unparsable" not in plain_stats
+
+    def pages(site_base, records):  # type: ignore[no-untyped-def]
+        return sorted((i["url"][len(site_base):], i["reason"], i["is_navigation"],
+                       sorted(link["url"][len(site_base):] for link in i["nav_links"])) for i in records)
+
+    assert pages(base, items) == pages(plain_base, plain_items)  # the same skeleton

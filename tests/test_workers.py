@@ -156,7 +156,8 @@ def test_kill_one_of_three_workers_loses_nothing(serve, tmp_path: Path, redis_di
     for worker, log in zip(others, logs):
         assert worker.returncode == 0, log[-3000:]
         assert "'finish_reason': 'finished'" in log, log[-3000:]
-    assert any("'skeleton/leases/requeued'" in log for log in logs)
+    # the victim ran on this host: its leases went back as soon as its process was gone
+    assert any("'skeleton/leases/requeued_dead_worker'" in log for log in logs)
     assert tree_of(url, "kill") == single
     try:
         assert_drained(client, "kill")
@@ -209,3 +210,70 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
         restarted.terminate()
         restarted.wait(timeout=30)
 
+
+#: log lines of a component that waited for Redis (its retries spent) on one page
+_REDIS_WAITS = ("could not count the terms", "could not compute the blocks", "URL variants: could not",
+                "could not record the redirect", "Error processing")
+
+
+def test_once_redis_is_declared_gone_no_component_waits_for_it(serve, tmp_path: Path,
+                                                               redis_dir: Path) -> None:
+    """A Redis that never comes back: the first component whose retries run out
+    declares the outage, and from then on the middlewares and the pipeline skip
+    Redis for the responses still in flight instead of spending their retries on
+    each (the entropy, WISDOM, URL-variant and alias middlewares all run by default)."""
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    client = client_for(url)
+    keys = CrawlKeys("gone")
+    worker = start_scrapy([*crawl_args(base, "gone", "sew"),
+                           "-s", "CONCURRENT_REQUESTS=8", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8"],
+                          tmp_path, tmp_path / "gone.log", REDIS_URL=url)
+    worker.log = tmp_path / "gone.log"  # type: ignore[attr-defined]
+    wait_for(lambda: client.hlen(keys.pages) >= 5, timeout=120, every=0.01)
+    client.close()
+    _SERVERS[redis_dir].kill()
+    _SERVERS[redis_dir].wait(timeout=30)
+    log = finish([worker])[0]
+    assert worker.returncode == 1 and "'finish_reason': 'redis_unavailable'" in log, log[-3000:]
+    declared = log.index("Redis unavailable while")
+    after = [line for line in log[declared:].splitlines() if any(w in line for w in _REDIS_WAITS)]
+    assert after == [], after
+    assert "Traceback" not in log, log[-3000:]
+
+
+
+def test_a_rerun_after_kill_9_of_the_only_worker_takes_back_its_leases_at_once(
+        serve, tmp_path: Path, redis_dir: Path) -> None:
+    """The leases of a worker of this host whose process is gone are requeued when
+    the next worker joins, not after the lease timeout: here an hour, longer than
+    the test's safety timeouts, so the rerun only finishes if they are."""
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    done = run_scrapy(crawl_args(base, "one", "sew"), tmp_path, REDIS_URL=url)
+    assert done.returncode == 0, done.stderr[-3000:]
+    single = tree_of(url, "one")
+
+    hour = ["-s", "SKELETON_LEASE_TIMEOUT=3600"]
+    client = client_for(url)
+    victim = start_scrapy([*crawl_args(base, "crash", "sew"), *hour], tmp_path, tmp_path / "crash.log",
+                          REDIS_URL=url)
+    while True:
+        wait_for(lambda: client.hlen(CrawlKeys("crash").pages) >= 3
+                 and _victim_leases(client, "crash", victim.pid), timeout=120, every=0.01)
+        os.kill(victim.pid, signal.SIGSTOP)
+        if _victim_leases(client, "crash", victim.pid):
+            break
+        os.kill(victim.pid, signal.SIGCONT)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(timeout=30)
+
+    rerun = start_scrapy([*crawl_args(base, "crash", "sew"), *hour], tmp_path, tmp_path / "rerun.log",
+                         REDIS_URL=url)
+    rerun.log = tmp_path / "rerun.log"  # type: ignore[attr-defined]
+    log = finish([rerun])[0]
+    assert rerun.returncode == 0 and "'finish_reason': 'finished'" in log, log[-3000:]
+    assert "'skeleton/leases/requeued_dead_worker'" in log and "its process is gone" in log
+    assert tree_of(url, "crash") == single
+    try:
+        assert_drained(client, "crash")
+    finally:
+        client.close()

@@ -17,6 +17,7 @@ from typing import Any
 import redis
 from scrapy.exceptions import UsageError
 
+from skeleton.redact import redact_text, redact_url
 from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect, redis_url
 from skeleton.tree_store import load_hash
@@ -63,11 +64,15 @@ def pick_crawl(server: Any, crawl: str | None) -> str:
 def probe_redis(settings: Any, check: Callable[[Any], None] | None = None) -> None:
     """Ping the project's Redis once, without retries, then run ``check(client)``.
     A server that cannot be reached, a malformed ``REDIS_URL`` or a ``ValueError``
-    from ``check`` is one ``UsageError`` (one error line)."""
+    from ``check`` is one ``UsageError`` (one error line), with the URL's
+    credentials masked (:mod:`skeleton.redact`)."""
     url = "the embedded server"
     try:
         url = redis_url(settings)
-        client = connect(settings, retries=0)
+        try:
+            client = connect(settings, retries=0)
+        except ValueError as exc:  # a malformed URL
+            raise UsageError(f"bad REDIS_URL {redact_url(url)}: {redact_text(exc, url)}") from None
         try:
             client.ping()
             if check is not None:
@@ -75,9 +80,9 @@ def probe_redis(settings: Any, check: Callable[[Any], None] | None = None) -> No
         finally:
             client.close()
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(redact_text(exc, url)) from None
     except (redis.RedisError, OSError) as exc:
-        raise UsageError(f"cannot reach Redis at {url}: {exc}") from None
+        raise UsageError(f"cannot reach Redis at {redact_url(url)}: {redact_text(exc, url)}") from None
 
 
 @contextmanager

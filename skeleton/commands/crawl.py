@@ -5,41 +5,88 @@ A spider class with a ``check_arguments(**spider_args)`` static method gets its
 other workers are refused (``SCHEDULER_PERSIST=False``; ``SCHEDULER_FLUSH_ON_START``
 while other workers of the crawl are alive), so is a stop-word language with no
 list (``SKELETON_ENTROPY_LANGUAGE``), and the Redis server it will use
-is pinged once, so a missing or malformed argument, a refused setting or a Redis
-that cannot be reached ends the command with one error line (exit code 2)
-instead of a traceback from the reactor. A crawl stopped because Redis went
-away mid-crawl (:mod:`skeleton.outage`) exits with code 1.
+is pinged once, and a crawl id holding an unfinished crawl of another base URL is
+refused (:func:`skeleton.pipelines.tree.refuse_other_base`), so a missing or
+malformed argument, a refused setting, a crawl that would mix two sites or a
+Redis that cannot be reached ends the command with one error line (exit code 2)
+instead of a traceback from the reactor. So does a local feed file (``-o``/``-O``,
+``FEEDS``) that cannot be written (a directory, a file where a directory should
+be, a directory without write permission), checked before the crawl rather than
+when Scrapy's feed export opens it at the end. A crawl stopped because Redis went
+away mid-crawl (:mod:`skeleton.outage`), or refused when it opened (another
+worker started the crawl id with another base meanwhile), exits with code 1. A
+crawl under a default crawl id that is not recorded yet logs where an unfinished
+crawl of the same base and mode is recorded, if one is (default ids changed).
 """
 from __future__ import annotations
 
 import argparse
+import logging
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from skeleton import outage
+from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
+from skeleton.pipelines.tree import any_refused, refuse_other_base, unfinished_crawls_of
 from skeleton.redis_keys import CrawlKeys
 from skeleton.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
 
+logger = logging.getLogger(__name__)
+
 
 class Command(crawl.Command):
-    def _check_redis(self, spider_args: dict[str, Any]) -> None:
+    @staticmethod
+    def _hint_other_crawls(client: Any, crawl_id: str, base: str, mode: Any) -> None:
+        """A crawl under a new default id: say where an unfinished crawl of the same
+        base is recorded (default ids changed: they end in a hash of the base)."""
+        others = unfinished_crawls_of(client, base, str(mode or "sew"))
+        if others:
+            logger.warning("starting crawl %s of %s afresh; an unfinished crawl of this base "
+                           "is recorded as %s: resume it with -a crawl=%s", crawl_id, base,
+                           ", ".join(others), others[-1])
+
+    def _check_redis(self, spider_args: dict[str, Any], default_id: bool = False) -> None:
         assert self.settings is not None
         try:
             check_settings(self.settings)
             configured_stop_words(self.settings)  # an unknown SKELETON_ENTROPY_LANGUAGE
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        crawl_id = spider_args.get("crawl")
-        probe_redis(self.settings, (lambda client: refuse_flush(client, CrawlKeys(crawl_id), self.settings))
-                    if crawl_id else None)
+        crawl_id, base = spider_args.get("crawl"), spider_args.get("base")
+
+        def check(client: Any) -> None:
+            keys = CrawlKeys(crawl_id)
+            if base:
+                refuse_other_base(client, keys, base)
+                if default_id and not client.exists(keys.meta):
+                    self._hint_other_crawls(client, crawl_id, base, spider_args.get("mode"))
+            refuse_flush(client, keys, self.settings)
+
+        probe_redis(self.settings, check if crawl_id else None)
+
+    def _check_feeds(self) -> None:
+        """Every local feed file can be written (Scrapy creates missing directories)."""
+        assert self.settings is not None
+        for uri in self.settings.getdict("FEEDS"):
+            uri = str(uri)
+            parts = urlsplit(uri)
+            if parts.scheme == "file":
+                path = unquote(parts.path)
+            elif not parts.scheme or len(parts.scheme) == 1:  # a plain path
+                path = uri
+            else:
+                continue  # s3://, ftp://, stdout: ... are the storage's business
+            check_output_option(path, make_dirs=True)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        self._check_feeds()
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 spidercls = self.crawler_process.spider_loader.load(args[0])
@@ -48,7 +95,8 @@ class Command(crawl.Command):
             check = getattr(spidercls, "check_arguments", None)
             if callable(check):
                 checked = check(**opts.spargs)
-                self._check_redis(checked if isinstance(checked, dict) else {})
+                self._check_redis(checked if isinstance(checked, dict) else {},
+                                  default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
-        if outage.any_down():
+        if outage.any_down() or any_refused():
             self.exitcode = 1

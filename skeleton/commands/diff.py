@@ -4,12 +4,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import check_crawl, load_hash, redis_client
 from skeleton.commands.tree import crawl_tree
 from skeleton.diff import Skeleton, diff_skeletons, render_diff, tree_parents
@@ -52,6 +52,7 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 2:
             raise UsageError("give two crawl ids: scrapy diff OLD NEW")
+        check_output_option(opts.output)
         assert self.settings is not None
         with redis_client(self.settings) as server:
             old, new = (load_skeleton(server, crawl) for crawl in args)
@@ -63,7 +64,7 @@ class Command(ScrapyCommand):
             out = f"skeleton of {args[0]} ({len(old.parents)} pages) -> {args[1]} " \
                   f"({len(new.parents)} pages)\n" + render_diff(diff, new)
         if opts.output:
-            Path(opts.output).write_text(out, encoding="utf-8")
+            write_output(opts.output, out)
         else:
             sys.stdout.write(out)
         if opts.exit_code and diff.changed:

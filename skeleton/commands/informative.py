@@ -18,12 +18,12 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.entropy.statistics import weight
 from skeleton.entropy.terms import unpack_counts
@@ -88,6 +88,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
+        check_output_option(opts.output)
         assert self.settings is not None
         settings = self.settings
         missing = settings.get("SKELETON_WISDOM_MISSING_PAGE") or "anchor"
@@ -103,11 +104,11 @@ class Command(ScrapyCommand):
             if not server.hlen(keys.page_html):
                 raise UsageError(f"crawl {keys.crawl!r} kept no pages: "
                                  "crawl with SKELETON_KEEP_PAGES=True")
-            out: IO[str] = (Path(opts.output).open("w", encoding="utf-8") if opts.output
-                            else sys.stdout)
-            try:
+            def write(out: IO[str]) -> None:
                 for row in final_blocks(server, keys, stop, params, default):
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            finally:
-                if out is not sys.stdout:
-                    out.close()
+
+            if opts.output:
+                write_output(opts.output, write)  # all or nothing: no partial file
+            else:
+                write(sys.stdout)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl
 from skeleton.middlewares.entropy import EntropyStore
 from skeleton.schema.export import to_graphml, to_json
@@ -67,12 +67,13 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
+        check_output_option(opts.output)
         assert self.settings is not None
         crawl, schema = load_crawl_schema(self.settings, opts.crawl)
         fmt = opts.format or ("graphml" if (opts.output or "").lower().endswith(GRAPHML_SUFFIXES)
                               else "json")
         data = to_graphml(schema) if fmt == "graphml" else to_json(schema, crawl).encode("utf-8")
         if opts.output:
-            Path(opts.output).write_bytes(data)
+            write_output(opts.output, data)
         else:
             sys.stdout.buffer.write(data)

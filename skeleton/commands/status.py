@@ -1,4 +1,5 @@
-"""``scrapy status``: progress of a crawl recorded in Redis, running or finished."""
+"""``scrapy status``: progress of a crawl recorded in Redis, running or finished,
+and the queue entries moved aside as dead letters (:mod:`skeleton.queue`)."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +11,7 @@ from scrapy.commands import ScrapyCommand
 
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.queue import workers_alive
+from skeleton.redis_keys import META_DEAD_LETTERS
 
 __all__ = ["Command", "crawl_status"]
 
@@ -32,8 +34,8 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
         alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
         pipe = server.pipeline(transaction=False)
         pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.offers)
-        pipe.type(keys.dupefilter)
-        pages, queued, in_flight, edges, df_type = pipe.execute()
+        pipe.type(keys.dupefilter).llen(keys.dead)
+        pages, queued, in_flight, edges, df_type, dead_kept = pipe.execute()
         dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if text(df_type) == "set"
                       else f"bloom filter, {server.strlen(keys.dupefilter)} bytes"
                       if text(df_type) == "string" else "empty")
@@ -41,7 +43,9 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
             "state": _state(meta, alive), "started": meta.get("started", ""),
             "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
             "pages done": int(pages), "queued": int(queued), "in flight": int(in_flight),
-            "workers alive": alive, "offered pages": int(edges), "dupefilter": dupefilter}
+            "workers alive": alive, "offered pages": int(edges), "dupefilter": dupefilter,
+            "dead letters": max(int(meta.get(META_DEAD_LETTERS) or 0), int(dead_kept)),
+            "dead letters key": keys.dead}
 
 
 class Command(ScrapyCommand):
@@ -57,7 +61,8 @@ class Command(ScrapyCommand):
     def long_desc(self) -> str:
         return ("Show a crawl recorded in Redis (the only or most recently started crawl "
                 "unless --crawl is given), running or finished: pages done, requests "
-                "queued and in flight, workers alive, skeleton size, start and end.")
+                "queued and in flight, workers alive, skeleton size, start and end, and "
+                "the queue entries moved aside as dead letters (bad or foreign entries).")
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
@@ -71,6 +76,9 @@ class Command(ScrapyCommand):
         if opts.json:
             sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
             return
+        dead_key = status.pop("dead letters key")
+        if status["dead letters"]:
+            status["dead letters"] = f"{status['dead letters']} (newest in {dead_key})"
         width = max(len(k) for k in status)
         for key, value in status.items():
             if value != "":

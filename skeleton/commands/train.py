@@ -8,9 +8,11 @@ import sys
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import check_output_option
 from skeleton.navobjects.labels import load_labelled_pages
 from skeleton.navobjects.svm import save_svm
 from skeleton.navobjects.training import train_block_svm
+from skeleton.output import OutputError
 from skeleton.sew.model import save_model
 from skeleton.sew.training import load_labelled_site, train
 
@@ -52,13 +54,18 @@ class Command(ScrapyCommand):
             raise UsageError("give one or more --site TRUTH DIR, or --blocks DIR")
         if bool(opts.site) != bool(opts.output) or bool(opts.blocks) != bool(opts.blocks_output):
             raise UsageError("--site needs -o MODEL and --blocks needs --blocks-output MODEL")
+        check_output_option(opts.output)
+        check_output_option(opts.blocks_output)
         if opts.site:
             try:
                 sites = [load_labelled_site(truth, folder) for truth, folder in opts.site]
                 model = train(sites, log=lambda m: print(m, file=sys.stderr))
             except (OSError, ValueError, KeyError) as exc:
                 raise UsageError(f"cannot train: {exc}") from exc
-            save_model(model, opts.output)
+            try:
+                save_model(model, opts.output)
+            except OutputError as exc:
+                raise UsageError(str(exc)) from None
             print(f"model written to {opts.output} (training edge F1 "
                   f"{model.meta.get('training_edge_f1')})", file=sys.stderr)
         if opts.blocks:
@@ -68,5 +75,8 @@ class Command(ScrapyCommand):
                                       log=lambda m: print(m, file=sys.stderr))
             except (OSError, ValueError) as exc:
                 raise UsageError(f"cannot train the block SVM: {exc}") from exc
-            save_svm(svm, opts.blocks_output)
+            try:
+                save_svm(svm, opts.blocks_output)
+            except OutputError as exc:
+                raise UsageError(str(exc)) from None
             print(f"block model written to {opts.blocks_output}", file=sys.stderr)

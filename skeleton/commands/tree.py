@@ -11,6 +11,7 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.redis_keys import CrawlKeys
 from skeleton.tree import build_tree, render_csv, render_text
@@ -83,6 +84,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
+        check_output_option(opts.output)
         assert self.settings is not None
         _, tree, pages = load_crawl_pages_tree(self.settings, opts.crawl)
         suffix = Path(opts.output or "").suffix.lower().lstrip(".")
@@ -94,6 +96,6 @@ class Command(ScrapyCommand):
         else:
             out = render_text(tree)
         if opts.output:
-            Path(opts.output).write_text(out, encoding="utf-8")
+            write_output(opts.output, out)
         else:
             sys.stdout.write(out)

@@ -45,11 +45,10 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 from lxml import etree
 
-from ..sew.urls import resolve
+from ..sew.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES
 from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 
@@ -232,21 +231,18 @@ class _Page:
 # --- URLs ---------------------------------------------------------------------
 
 def _host(url: str) -> str:
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
+    parts = split_url(url)
+    return (parts.hostname or "").lower() if parts is not None else ""
 
 
 @lru_cache(maxsize=8192)
 def _valid(url: str) -> bool:
-    """An http(s) URL with a plausible host and a port in range."""
+    """An http(s) URL with a plausible host and a port in range (parsable:
+    :func:`skeleton.sew.urls.split_url`)."""
     if not url.startswith(_HTTP):
         return False
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError when out of range or not a number
-    except ValueError:
+    parts = split_url(url)
+    if parts is None:
         return False
     host = parts.hostname
     return bool(host) and not _BAD_HOST.search(host)
@@ -259,10 +255,7 @@ def _absolute(href: str, page_url: str) -> str:
         return ""
     if href[:8].lower().startswith(_HTTP) and not href.split("//", 1)[1][:1].strip("/?#"):
         return ""  # 'http://' or 'http:///x': no host
-    try:
-        url = resolve(href, page_url)
-    except (ValueError, UnicodeError):
-        return ""
+    url = resolve(href, page_url)  # '' for an unparsable href, never an exception
     return url if url and _valid(url) else ""
 
 
@@ -440,10 +433,10 @@ def _markup_crumbs(page: _Page) -> list[str]:
 
 def _is_home(href: str | None, page: _Page) -> bool:
     """Does ``href`` point to a site's home (path ``/`` or an index file there)?"""
-    try:
-        path = urlsplit(_absolute(href or "", page.url)).path
-    except ValueError:
+    parts = split_url(_absolute(href or "", page.url))
+    if parts is None:
         return False
+    path = parts.path
     name = path.rsplit("/", 1)[-1]
     return path.count("/") == 1 and (not name or name.lower() in INDEX_NAMES)
 

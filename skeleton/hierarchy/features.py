@@ -22,9 +22,8 @@ import math
 from collections import Counter, defaultdict, deque
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
-from skeleton.sew.urls import directory, section_dirs
+from skeleton.sew.urls import directory, section_dirs, split_url
 
 from .offers import section_folder
 from .pagination import fold_listings
@@ -61,10 +60,8 @@ def offer_distances(root: str, graph: Mapping[str, Sequence[str]]) -> dict[str, 
 
 
 def _path(url: str) -> str:
-    try:
-        return urlsplit(url).path or "/"
-    except ValueError:
-        return "/"
+    parts = split_url(url)
+    return (parts.path if parts is not None else "") or "/"
 
 
 class CandidateEdges:
@@ -83,10 +80,8 @@ class CandidateEdges:
 
 
 def _host(url: str) -> str:
-    try:
-        return urlsplit(url).netloc.lower()
-    except ValueError:
-        return ""
+    parts = split_url(url)
+    return parts.netloc.lower() if parts is not None else ""
 
 
 def _evidence(child: str, record: Mapping[str, Any]) -> tuple[list[str], set[str], list[str], set[str], set[str]]:

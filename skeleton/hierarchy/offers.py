@@ -33,11 +33,10 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from urllib.parse import urlsplit
 
 from skeleton.sew.links import LinkNode
 from skeleton.sew.nesting import INDEX_NAMES
-from skeleton.sew.urls import directory
+from skeleton.sew.urls import directory, split_url
 
 __all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "offer_key", "page_offers", "section_folder", "set_signature"]
 
@@ -64,14 +63,13 @@ def offer_key(offer: dict[str, Any]) -> str:
 def section_folder(url: str) -> str:
     """The folder a page names as its section: its own directory when it is a
     directory's index (``/en/mod/``, ``/en/mod/index.html``), else its path without
-    the extension (``/category/devops.html`` -> ``/category/devops/``)."""
-    try:
-        path = urlsplit(url).path or "/"
-    except ValueError:
-        path = "/"
+    the extension (``/category/devops.html`` -> ``/category/devops/``); ``/`` for an
+    unparsable URL."""
+    parts = split_url(url)
+    path = (parts.path if parts is not None else "") or "/"
     name = path.rsplit("/", 1)[-1]
     if not name or name.lower() in INDEX_NAMES:
-        return path[: len(path) - len(name)]
+        return path[: len(path) - len(name)] or "/"
     return path.rsplit(".", 1)[0] + "/" if "." in name else path + "/"
 
 

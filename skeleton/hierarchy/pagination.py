@@ -30,9 +30,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 from skeleton.sew.nesting import INDEX_NAMES
+from skeleton.sew.urls import split_url
 
 __all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_pager_link", "is_pager_text",
            "listing_heads", "listing_keys", "same_listing"]
@@ -93,9 +94,13 @@ def listing_keys(url: str) -> frozenset[str]:
     with the page number taken out (a run of up to ``PAGE_NUMBER_DIGITS`` digits in
     the path, a query parameter
     whose value is a number, a trailing ``word/N`` pair), index file names and
-    trailing slashes dropped. Two URLs are pages of one listing when their keys meet."""
+    trailing slashes dropped. Two URLs are pages of one listing when their keys meet.
+    No keys for an unparsable URL (:func:`skeleton.sew.urls.split_url`): it is no
+    page of any listing."""
+    parts = split_url(url)
+    if parts is None:
+        return frozenset()
     try:
-        parts = urlsplit(url)
         query = parse_qsl(parts.query, keep_blank_values=True)
     except ValueError:
         return frozenset()
@@ -122,9 +127,12 @@ def _numbered(text: str) -> bool:
 
 def _paged_url(url: str) -> bool:
     """Does the URL carry its page number the way pagers do: a trailing ``word/N``
-    or ``/N`` path segment, or a query value that is a number?"""
+    or ``/N`` path segment, or a query value that is a number? (No, when it is
+    unparsable.)"""
+    parts = split_url(url)
+    if parts is None:
+        return False
     try:
-        parts = urlsplit(url)
         query = parse_qsl(parts.query, keep_blank_values=True)
     except ValueError:
         return False
@@ -148,9 +156,8 @@ def is_pager_link(page_url: str, url: str, text: str, rels: Iterable[str] = ()) 
 
 
 def _digits(url: str) -> int:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    parts = split_url(url)
+    if parts is None:
         return 0
     return sum(c.isdigit() for c in parts.path + parts.query)
 

@@ -13,7 +13,9 @@ what keeps the offer made to it (:mod:`skeleton.hierarchy.aliases`).
 
 A Redis error is logged once per response and counted
 (``skeleton/aliases/errors``); the crawl goes on (the pipeline stops it if Redis
-is gone for good). Stats: ``skeleton/aliases/recorded``. Switch it off with
+is gone for good). Any other error is counted there and per type, and logged once
+per type (:func:`skeleton.middlewares.shared.analysis_failed`): the response goes
+on. Stats: ``skeleton/aliases/recorded``. Switch it off with
 ``SKELETON_ALIASES_ENABLED = False``.
 """
 from __future__ import annotations
@@ -21,17 +23,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import redis
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
 
-from skeleton.middlewares.shared import crawl_keys
+from skeleton import outage
+from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
-from skeleton.sew.urls import canonical
+from skeleton.sew.urls import canonical, split_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -48,11 +51,15 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
                     ignore_tags: Sequence[str] = ("noscript",)) -> str | None:
     """The canonical URL ``response`` redirects to on the same host, else None. A
     meta refresh is read as Scrapy's ``MetaRefreshMiddleware`` reads it (same
-    ``ignore_tags``: Scrapy caches the first reading of a response)."""
+    ``ignore_tags``: Scrapy caches the first reading of a response). None for an
+    unparsable target (``Location: http://[::1``)."""
     target = None
     if response.status in REDIRECT_STATUSES and b"Location" in response.headers:
         location = response.headers[b"Location"].decode("latin-1", "replace")
-        target = urljoin(request_url, location)
+        try:
+            target = urljoin(request_url, location)
+        except ValueError:
+            return None
     elif meta_refresh_max_delay > 0 and isinstance(response, HtmlResponse) and 200 <= response.status < 300:
         try:
             interval, url = get_meta_refresh(response, ignore_tags=ignore_tags)
@@ -62,10 +69,10 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
             target = url
     if not target:
         return None
-    try:
-        same_host = urlsplit(target).netloc.lower() == urlsplit(request_url).netloc.lower()
-    except ValueError:
+    parts, request = split_url(target), split_url(request_url)
+    if parts is None or request is None:
         return None
+    same_host = parts.netloc.lower() == request.netloc.lower()
     final = canonical(target) if same_host else None
     return final if final and final != canonical(request_url) else None
 
@@ -91,10 +98,17 @@ class RedirectAliasMiddleware:
                    settings.getlist("METAREFRESH_IGNORE_TAGS", ["noscript"]))
 
     def process_response(self, request: Request, response: Response) -> Response:
+        try:
+            self._record(request, response)
+        except Exception as exc:  # optional analysis never costs a page
+            analysis_failed(logger, self.crawler.stats, "aliases", request.url, exc)
+        return response
+
+    def _record(self, request: Request, response: Response) -> None:
         source = canonical(request.url)
         target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags)
                   if source else None)
-        if target:
+        if target and not outage.is_down(self.crawler):
             stats = self.crawler.stats
             try:
                 self.server.hset(self.keys.aliases, source, target)
@@ -102,4 +116,4 @@ class RedirectAliasMiddleware:
             except redis.RedisError as exc:
                 logger.warning("could not record the redirect of %s: %s", source, exc)
                 stats.inc_value("skeleton/aliases/errors")
-        return response
+                outage.redis_failed(self.crawler, exc, "recording a redirect")

@@ -38,6 +38,10 @@ Settings: ``SKELETON_ENTROPY_ENABLED`` (default True), ``SKELETON_ENTROPY_LANGUA
 (stop words, default ``en``), ``SKELETON_ENTROPY_STOP_WORDS`` (a list that replaces
 the language's), ``SKELETON_ENTROPY_MAX_TERMS`` (distinct terms kept per page),
 ``SKELETON_KEEP_PAGE_TERMS``.
+
+A Redis error is logged and counted (``skeleton/entropy/errors``); any other error
+of the analysis is counted there and per type, logged once per type
+(:func:`skeleton.middlewares.shared.analysis_failed`): the page goes on uncounted.
 """
 from __future__ import annotations
 
@@ -51,10 +55,11 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from skeleton import outage
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
-from skeleton.middlewares.shared import html_response, page_text, shared_page
+from skeleton.middlewares.shared import analysis_failed, html_response, page_text, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
@@ -267,8 +272,15 @@ class EntropyMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response):
+        if not 200 <= response.status < 300 or not html_response(response) \
+                or outage.is_down(self.crawler):
             return
+        try:
+            self._count(response)
+        except Exception as exc:  # optional analysis never costs a page
+            analysis_failed(logger, self.crawler.stats, "entropy", response.url, exc)
+
+    def _count(self, response: Response) -> None:
         page = shared_page(response, self.crawler.stats)
         if page.root is None:
             self._inc("unparsable")
@@ -283,6 +295,7 @@ class EntropyMiddleware:
         except redis.RedisError as exc:
             logger.warning("could not count the terms of %s: %s", url, exc)
             self._inc("errors")
+            outage.redis_failed(self.crawler, exc, "counting a page's terms")
             return
         if counted:
             self._inc("pages")
@@ -293,7 +306,8 @@ class EntropyMiddleware:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         assert self.crawler.stats is not None
         try:
-            self.crawler.stats.set_value(f"{STATS_PREFIX}/vocabulary", self.store.vocabulary_size())
+            if not outage.is_down(self.crawler):
+                self.crawler.stats.set_value(f"{STATS_PREFIX}/vocabulary", self.store.vocabulary_size())
         except redis.RedisError as exc:
             logger.warning("could not read the entropy vocabulary size: %s", exc)
         finally:

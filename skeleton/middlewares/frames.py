@@ -17,7 +17,9 @@ larger than :setting:`SKELETON_FRAMES_MAX_BYTES` or not HTML is skipped. Switch
 the component off with ``SKELETON_FRAMES_ENABLED = False``.
 
 Stats: ``skeleton/frames/pages`` (pages with frames), ``skeleton/frames/fetched``,
-``skeleton/frames/cached``, ``skeleton/frames/failed``.
+``skeleton/frames/cached``, ``skeleton/frames/failed``, ``skeleton/frames/errors``
+(reading the frames raised: the page is read without them; counted per type too
+and logged once per type, :func:`skeleton.middlewares.shared.analysis_failed`).
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from skeleton.middlewares.shared import META_FRAMES, declared_encoding, html_response
+from skeleton.middlewares.shared import META_FRAMES, analysis_failed, declared_encoding, html_response
 from skeleton.sew.dom import looks_binary
 from skeleton.sew.frames import frame_sources_in_bytes
 
@@ -64,19 +66,25 @@ class FramesMiddleware:
     async def process_response(self, request: Request, response: Response) -> Response:
         if META_FRAME_REQUEST in request.meta or not html_response(response):
             return response
+        try:
+            await self._frames(request, response)
+        except Exception as exc:  # the page is read without its frames
+            analysis_failed(logger, self.crawler.stats, "frames", response.url, exc)
+        return response
+
+    async def _frames(self, request: Request, response: Response) -> None:
         body = response.body
         if looks_binary(body):
-            return response
+            return
         urls = frame_sources_in_bytes(body, response.url)  # one case-insensitive regex scan
         if not urls:
-            return response
+            return
         stats = self.crawler.stats
         stats.inc_value("skeleton/frames/pages")
         frames = {}
         for url in urls:
             frames[url] = await self._frame(url, response.url)
         request.meta[META_FRAMES] = frames
-        return response
 
     async def _frame(self, url: str, page: str) -> Frame:
         stats = self.crawler.stats

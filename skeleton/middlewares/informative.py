@@ -26,7 +26,9 @@ each ``{"kind", "xpath", "anchors" (TOC) or "text_length" (article), "score"}``
 ``SKELETON_WISDOM_ENABLED = False`` removes the middleware (items have no
 ``blocks``). Stats: ``skeleton/wisdom/pages``, ``/toc_blocks``, ``/article_blocks``,
 ``/linked_known``, ``/linked_unknown``, ``/pages_kept``, ``/pages_too_large``,
-``/errors``.
+``/errors`` (a Redis error, or any other error of the analysis, then also counted
+per type in ``/errors/<ExceptionType>`` and logged once per type: the page's item
+gets ``blocks: []``).
 """
 from __future__ import annotations
 
@@ -40,10 +42,12 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from skeleton import outage
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.middlewares.shared import crawl_keys, html_response, page_text, shared_page
+from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
+                                        shared_page)
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.dom import MAX_PARSE_BYTES
@@ -170,17 +174,21 @@ class InformativeMiddleware:
     # -- Scrapy hooks ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response):
-            return
-        page = shared_page(response, self.crawler.stats)
-        if page.root is None:
+        if not 200 <= response.status < 300 or not html_response(response) \
+                or outage.is_down(self.crawler):
             return
         try:
+            page = shared_page(response, self.crawler.stats)
+            if page.root is None:
+                return
             response.meta[META_BLOCKS] = self._blocks(response, page.root, page_text(page, self.stop),
                                                       page.weights, page.encoding)
         except redis.RedisError as exc:
             logger.warning("could not compute the blocks of %s: %s", response.url, exc)
             self._inc("errors")
+            outage.redis_failed(self.crawler, exc, "computing a page's blocks")
+        except Exception as exc:  # optional analysis never costs a page: no blocks
+            analysis_failed(logger, self.crawler.stats, "wisdom", response.url, exc)
 
     def _blocks(self, response: Response, root: Any, text: PageText,
                 weights: dict[str, float] | None, encoding: str | None) -> list[dict]:

@@ -18,9 +18,18 @@ stat ``skeleton/frames/inlined``).
 The object lives as long as the response: requests built from the response do not
 copy it (the spider writes each request's meta explicitly). :func:`html_response`
 tells the components which responses are HTML pages at all.
+
+Optional analysis never costs a page: the entropy, WISDOM, URL-variant, redirect
+alias and frame components and the spider's logical sections catch whatever their
+analysis raises and let the response through untouched, so the page still gets
+its item and its node. :func:`analysis_failed` counts the failure
+(``skeleton/<component>/errors`` and ``skeleton/<component>/errors/<ExceptionType>``)
+and logs one warning line the first time each exception type fails in a
+component during a crawl (its traceback at DEBUG); later ones are only counted.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +42,7 @@ from skeleton.sew.dom import parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
+__all__ = ["analysis_failed", "crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
            "declared_encoding", "html_response"]
 
 META_PAGE = "skeleton_page"
@@ -41,6 +50,29 @@ META_FRAMES = "skeleton_frames"
 FRAMES_STAT = "skeleton/frames/inlined"
 PARSE_STAT = "skeleton/parse/pages"
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+logger = logging.getLogger(__name__)
+
+
+def analysis_failed(log: logging.Logger, stats: Any, component: str, url: str,
+                    exc: BaseException) -> None:
+    """Count an optional analysis that raised ``exc`` on ``url``; warn in one line
+    the first time ``component`` fails with this exception type in the crawl (the
+    traceback at DEBUG), later ones are only counted."""
+    kind = type(exc).__name__
+    first = True
+    if stats is not None:
+        stats.inc_value(f"skeleton/{component}/errors")
+        key = f"skeleton/{component}/errors/{kind}"
+        stats.inc_value(key)
+        first = stats.get_value(key) == 1
+    if not first:
+        return
+    message = " ".join(str(exc).split())
+    log.warning("%s analysis failed on %s (%s: %.200s): the page goes on without it; "
+                "further %s errors are counted in skeleton/%s/errors/%s, not logged",
+                component, url, kind, message, kind, component, kind)
+    log.debug("traceback of the %s error on %s", component, url, exc_info=exc)
 
 
 @dataclass(slots=True)
@@ -82,8 +114,12 @@ def shared_page(response: Any, stats: Any = None) -> SharedPage:
     page = SharedPage(parse_html(response.body, encoding), encoding)
     frames = meta.get(META_FRAMES) if meta is not None else None
     if frames and page.root is not None:
-        trees = {url: parse_frame(*frame) if frame else None for url, frame in frames.items()}
-        inlined = inline_frames(page.root, response.url, trees)
+        try:
+            trees = {url: parse_frame(*frame) if frame else None for url, frame in frames.items()}
+            inlined = inline_frames(page.root, response.url, trees)
+        except Exception as exc:  # the page is read without its frames
+            analysis_failed(logger, stats, "frames", response.url, exc)
+            page.root, inlined = parse_html(response.body, encoding), 0
         if stats is not None and inlined:
             stats.inc_value(FRAMES_STAT, inlined)
     if stats is not None:

@@ -23,7 +23,9 @@ worker rereads the votes after its own and at most every
 (the middleware), ``SKELETON_STRIP_TRACKING``, ``SKELETON_LEARN_VARIANTS``,
 ``SKELETON_VARIANTS_MIN_SUPPORT`` and ``SKELETON_SKIP_ACTIONS`` (form paths). A
 Redis error is logged and counted (``skeleton/variants/errors``); the request goes
-out as the spider made it. Stats: ``skeleton/variants/tracking_stripped``,
+out as the spider made it. So does a request or page whose analysis raises any
+other error (counted there and per type, logged once per type:
+:func:`skeleton.middlewares.shared.analysis_failed`). Stats: ``skeleton/variants/tracking_stripped``,
 ``learned_stripped``, ``duplicates`` (aliases from same content), ``votes``,
 ``form_skipped``.
 """
@@ -40,8 +42,9 @@ from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
+from skeleton import outage
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import crawl_keys, html_response, shared_page
+from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
 from skeleton.redis_keys import CrawlKeys
 from skeleton.redis_server import connect
 from skeleton.sew.urls import canonical
@@ -113,22 +116,27 @@ class UrlVariantsMiddleware:
     def _error(self, what: str, exc: Exception) -> None:
         logger.warning("URL variants: could not %s: %s", what, exc)
         self._inc("errors")
+        outage.redis_failed(self.crawler, exc, f"URL variants: trying to {what}")
+
+    def _failed(self, url: str, exc: Exception) -> None:
+        analysis_failed(logger, self.crawler.stats, "variants", url, exc)
 
     # -- learning ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not self.learn or not 200 <= response.status < 300 or not html_response(response):
-            return
-        url = canonical(response.url)
-        if not url:
-            return
-        fingerprint = content_fingerprint(shared_page(response, self.crawler.stats).root)
-        if fingerprint is None:
+        if not self.learn or not 200 <= response.status < 300 or not html_response(response) \
+                or outage.is_down(self.crawler):
             return
         try:
-            self._compare(url, fingerprint)
+            url = canonical(response.url)
+            fingerprint = content_fingerprint(shared_page(response, self.crawler.stats).root) \
+                if url else None
+            if url and fingerprint is not None:
+                self._compare(url, fingerprint)
         except redis.RedisError as exc:
-            self._error(f"compare {url}", exc)
+            self._error(f"compare {response.url}", exc)
+        except Exception as exc:  # optional analysis never costs a page
+            self._failed(response.url, exc)
 
     def _compare(self, url: str, fingerprint: str) -> None:
         candidates = [c.url for c in variant_candidates(url)]
@@ -163,7 +171,7 @@ class UrlVariantsMiddleware:
 
     def _read_rules(self) -> None:
         now = time.monotonic()
-        if now - self.read_at < self.refresh:
+        if now - self.read_at < self.refresh or outage.is_down(self.crawler):
             return
         self.read_at = now
         try:
@@ -188,6 +196,8 @@ class UrlVariantsMiddleware:
     def _form_page(self, url: str) -> None:
         path = action_path(url)
         self.forms.add(path)
+        if outage.is_down(self.crawler):
+            return
         try:
             self.server.sadd(self.keys.forms, path)
         except redis.RedisError as exc:
@@ -206,19 +216,25 @@ class UrlVariantsMiddleware:
             return request
         self._inc("tracking_stripped" if stripped != url else "learned_stripped")
         try:
-            self.server.hset(self.keys.aliases, url, cleaned)
+            if not outage.is_down(self.crawler):
+                self.server.hset(self.keys.aliases, url, cleaned)
         except redis.RedisError as exc:
             self._error(f"record the alias {url}", exc)
         return request.replace(url=cleaned)
 
     async def process_spider_output(self, response: Response,
                                     result: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        self._read_rules()
+        try:
+            self._read_rules()
+        except Exception as exc:  # the rules known so far stay
+            self._failed(response.url, exc)
         async for entry in result:
-            if isinstance(entry, Request):
-                entry = self._rewrite(entry)
-                if entry is None:
-                    continue
-            elif isinstance(entry, PageItem) and entry.get("reason") == "form" and self.skip_forms:
-                self._form_page(str(entry.get("url") or ""))
-            yield entry
+            try:
+                if isinstance(entry, Request):
+                    entry = self._rewrite(entry)
+                elif isinstance(entry, PageItem) and entry.get("reason") == "form" and self.skip_forms:
+                    self._form_page(str(entry.get("url") or ""))
+            except Exception as exc:  # the entry goes out as the spider made it
+                self._failed(getattr(entry, "url", None) or response.url, exc)
+            if entry is not None:
+                yield entry

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from skeleton.output import write_atomic
+
 __all__ = ["C", "RBF_GAMMA", "FORMAT", "ModelFormatError", "BlockSVM", "fit_svm", "load_svm",
            "save_svm"]
 
@@ -164,7 +166,8 @@ def fit_svm(x: Sequence[Sequence[float]], y: Sequence[str], c: float = C,
 
 
 def save_svm(model: BlockSVM, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(model.to_json(), indent=1) + "\n", "utf-8")
+    """Write the model as JSON, atomically (:class:`skeleton.output.OutputError`)."""
+    write_atomic(path, json.dumps(model.to_json(), indent=1) + "\n")
 
 
 def load_svm(path: str | Path) -> BlockSVM:

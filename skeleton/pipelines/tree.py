@@ -19,7 +19,10 @@ its end resolves the tree from every page and offer
 
 At open, a crawl id whose previous run finished (reason ``finished``) is reset
 and crawled afresh; an interrupted one resumes from its queue and dupefilter
-(one script, so workers starting together reset it once). At close, a worker
+(one script, so workers starting together reset it once), unless it was started
+with another base URL: then nothing is written, one error line names both bases
+and the crawl stops before fetching anything (reason ``base_mismatch``;
+``scrapy crawl`` refuses it before starting, :func:`refuse_other_base`). At close, a worker
 records ``finished``/``finish_reason`` when the crawl is complete (reason
 ``finished``) or when it is the last worker alive: one worker of many stopping
 early does not mark the shared crawl as stopped. A Redis error left after the
@@ -35,11 +38,11 @@ from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
 
 from skeleton import outage
 from skeleton.queue import workers_alive
-from skeleton.redis_keys import CRAWLS, CrawlKeys
+from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
 from skeleton.tree_store import resolve_recorded_tree, store_tree
@@ -49,7 +52,8 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
-__all__ = ["TreePipeline", "OFFER_SCRIPT", "page_record"]
+__all__ = ["TreePipeline", "OFFER_SCRIPT", "BASE_MISMATCH", "page_record", "refuse_other_base",
+           "unfinished_crawls_of", "any_refused"]
 
 logger = logging.getLogger(__name__)
 
@@ -99,18 +103,67 @@ return changed
 """
 
 
-#: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: field/value
-#: pairs to set. Returns 1 if the crawl was reset.
+#: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: the crawl's
+#: base URL, then field/value pairs to set. Returns ``{1, ''}`` if the crawl was
+#: reset, ``{0, ''}`` if it goes on, or ``{-1, stored base}`` (nothing written) if
+#: it would resume a crawl started with another base URL.
 OPEN_SCRIPT = """
 local reset = 0
 if redis.call('HGET', KEYS[1], 'finish_reason') == 'finished' then
   redis.call('DEL', unpack(KEYS))
   reset = 1
+else
+  local stored = redis.call('HGET', KEYS[1], 'base')
+  if stored and stored ~= ARGV[1] then return {-1, stored} end
 end
 redis.call('HDEL', KEYS[1], 'finished', 'finish_reason')
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return reset
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+return {reset, ''}
 """
+#: finish reason of a crawl the pipeline refused: its crawl id holds an
+#: unfinished crawl of another base URL
+BASE_MISMATCH = "base_mismatch"
+_REFUSED: list[bool] = [False]
+
+
+def _text(value: bytes | str | None) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
+
+
+def base_mismatch(crawl: str, stored: str, base: str) -> str:
+    """The one-line error for a crawl id that holds a crawl of another base URL."""
+    return (f"crawl {crawl!r} holds an unfinished crawl of {stored}, not of {base}: "
+            "refusing to mix two sites in one crawl (give another crawl id: -a crawl=ID)")
+
+
+def refuse_other_base(server: redis.Redis, keys: CrawlKeys, base: str) -> None:
+    """Raise ``ValueError`` if the crawl would resume a crawl of another base URL
+    (its ``:meta`` base differs and it did not finish; a finished crawl starts
+    afresh). :class:`TreePipeline` checks the same when it opens, atomically."""
+    stored, reason = map(_text, server.hmget(keys.meta, "base", "finish_reason"))
+    if stored and stored != base and reason != "finished":
+        raise ValueError(base_mismatch(keys.crawl, stored, base))
+
+
+def unfinished_crawls_of(server: redis.Redis, base: str, mode: str) -> list[str]:
+    """The recorded crawl ids holding an unfinished crawl of ``base`` in ``mode``
+    (e.g. under a default id computed the former way, before the hash)."""
+    crawls = sorted(map(_text, server.smembers(CRAWLS)))
+    crawls = [c for c in crawls if valid_crawl_id(c)]
+    pipe = server.pipeline(transaction=False)
+    for crawl in crawls:
+        pipe.hmget(CrawlKeys(crawl).meta, "base", "mode", "finish_reason")
+    found = []
+    for crawl, fields in zip(crawls, pipe.execute()):
+        stored, stored_mode, reason = map(_text, fields)
+        if stored == base and stored_mode == mode and reason != "finished":
+            found.append(crawl)
+    return found
+
+
+def any_refused() -> bool:
+    """Whether a crawl of this process was refused for another base URL."""
+    return _REFUSED[0]
 
 
 def page_record(item: Any) -> dict[str, Any]:
@@ -134,6 +187,7 @@ class TreePipeline:
         spider = crawler.spider
         self.keys = CrawlKeys(spider.crawl_id)
         self.root = spider.base
+        self.refused = False
         model = getattr(spider, "model", None)
         self.edge_model: dict[str, Any] = dict(getattr(model, "edges", None) or {})
 
@@ -154,8 +208,14 @@ class TreePipeline:
                   "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
                   "edge_model": json.dumps(self.edge_model, sort_keys=True)}
         keys = [self.keys.meta, *(k for k in self.keys.all() if k != self.keys.meta)]
-        reset = self.server.eval(OPEN_SCRIPT, len(keys), *keys,
-                                 *[x for pair in fields.items() for x in pair])
+        reset, stored = self.server.eval(OPEN_SCRIPT, len(keys), *keys, self.root,
+                                         *[x for pair in fields.items() for x in pair])
+        if reset == -1:
+            self.refused = _REFUSED[0] = True
+            stored = _text(stored)
+            self.crawler.stats.set_value("skeleton/base_mismatch", stored)
+            logger.error(base_mismatch(self.keys.crawl, stored, self.root))
+            raise CloseSpider(BASE_MISMATCH)
         if reset:
             logger.info("crawl %s finished before: starting it afresh", self.keys.crawl)
         elif previous is not None or self.server.hlen(self.keys.pages):
@@ -164,6 +224,10 @@ class TreePipeline:
         self.server.sadd(CRAWLS, self.keys.crawl)
 
     def process_item(self, item: Any) -> Any:
+        if outage.is_down(self.crawler):
+            # not stored: the page keeps its lease and is crawled again later
+            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored")
+            raise DropItem("not stored: Redis is unavailable")
         adapter = ItemAdapter(item)
         offers = adapter.get("offers") or {}
         if "offers" in adapter:
@@ -196,8 +260,8 @@ class TreePipeline:
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         try:
-            if outage.is_down(self.crawler):
-                return
+            if outage.is_down(self.crawler) or self.refused:
+                return  # nothing of a refused crawl is written: the stored one is not ours
             lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
             alive = workers_alive(self.server, self.keys, lease)
             if reason != "finished" and alive:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .urls import URLType, resolve, url_type
+from .urls import URLType, resolve, unparsable, url_type
 
-__all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name"]
+__all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name", "unparsable_hrefs"]
 
 #: Presentation-related attributes compared by the Style heuristic (Section 3.2.2:
 #: CSS style, SIZE and COLOR of FONT, BGCOLOR of TR and TD, ...). ``class`` is not
@@ -82,7 +82,10 @@ def _style_of(el: etree._Element) -> tuple[str, ...]:
 
 
 def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
-    """All link nodes of the page in document order (pre-order, depth-first)."""
+    """All link nodes of the page in document order (pre-order, depth-first), at
+    most ``MAX_LINKS``. A link whose href is unparsable
+    (:func:`skeleton.sew.urls.unparsable`) is kept as a link to no page: ``url``
+    '', ``url_type`` ``OTHER``."""
     if root is None:
         return []
     cache: dict[etree._Element, tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]]] = {}
@@ -119,3 +122,15 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
         if len(links) >= MAX_LINKS:
             break
     return links
+
+
+_HREFS = etree.XPath("//a/@href", smart_strings=False)
+
+
+def unparsable_hrefs(root: etree._Element | None, page_url: str) -> list[str]:
+    """The hrefs of the page's links (the ``a`` elements :func:`extract_links`
+    reads) that are unparsable (:func:`skeleton.sew.urls.unparsable`), one per
+    link, in document order: the links a crawl skips as malformed."""
+    if root is None:
+        return []
+    return [href for href in _HREFS(root)[:MAX_LINKS] if unparsable(href, page_url)]

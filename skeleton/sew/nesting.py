@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from os.path import commonprefix
-from urllib.parse import urlsplit
 
 from .links import LinkNode
-from .urls import directory
+from .urls import directory, split_url
 
 __all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts"]
 
@@ -64,8 +63,11 @@ def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]]) -> dict[int, LinkNod
 
 def directory_index(url: str) -> str | None:
     """The directory a URL is the index page of (``/a/b/`` for ``/a/b/`` and
-    ``/a/b/index.html``), or None."""
-    path = urlsplit(url).path or "/"
+    ``/a/b/index.html``), or None (also for an unparsable URL)."""
+    parts = split_url(url)
+    if parts is None:
+        return None
+    path = parts.path or "/"
     if path.endswith("/") or path.rsplit("/", 1)[-1].lower() in INDEX_NAMES:
         return directory(url)
     return None

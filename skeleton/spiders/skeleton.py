@@ -3,7 +3,9 @@
 Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
 crawl stays on its host, under its directory), ``depth`` (pages at this depth are
 fetched but their links are not followed), ``max_pages`` (stop after analysing
-this many pages), ``crawl`` (crawl id, default derived from ``base``), ``model``
+this many pages), ``crawl`` (crawl id, default derived from ``base`` and ``mode``:
+a readable prefix and a hash, ``skeleton.redis_keys.crawl_id_for``; a crawl id
+holding an unfinished crawl of another base is refused, ``skeleton.pipelines.tree``), ``model``
 (a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
 the baseline that follows every in-scope link), ``detector`` (``sew``,
 ``blocks`` or ``hybrid``: see ``skeleton.navobjects.detector``) and
@@ -22,13 +24,18 @@ wishlist, compare, report, share), ``rel="nofollow"`` links, links marked as vie
 (``rel="tag"``, ``"author"``, ``"archives"``, ``"search"``) and pages that answer
 with a form only are not followed; links to a page's copies in another language
 are never followed.
+
+A link whose href cannot be read as a URL (``http://[::1``, ``http://host:99999/``,
+``http://exa mple.com/``, ``http://xn--/``: :func:`skeleton.sew.urls.unparsable`) is
+skipped and counted in the stat ``skeleton/links/unparsable``; the page is analysed
+as usual, with that link read as a link to no page (SEW's type *other*, as a
+``javascript:`` link).
 """
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Self
-from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.crawler import Crawler
@@ -40,7 +47,7 @@ from twisted.python.failure import Failure
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import html_response, shared_page
+from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
@@ -50,9 +57,9 @@ from skeleton.schema.hook import item_sections
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title
-from skeleton.sew.links import extract_links
+from skeleton.sew.links import extract_links, unparsable_hrefs
 from skeleton.sew.model import ModelError, load_model
-from skeleton.sew.urls import canonical, in_scope, trap_reason
+from skeleton.sew.urls import canonical, in_scope, split_url, trap_reason
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu
 from skeleton.urlrules.actions import action_reason
@@ -60,7 +67,7 @@ from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.language import ANY_LANGUAGE, page_language, primary_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 
-__all__ = ["SkeletonSpider"]
+__all__ = ["SkeletonSpider", "UNPARSABLE_REASON"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,15 +78,17 @@ META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
 META_KNOWN, META_TEMPLATE = "skeleton_known", "skeleton_template"
 #: the language the crawl maps, decided on the home page and carried with every request
 META_LANG = "skeleton_lang"
+#: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
+UNPARSABLE_REASON = "links/unparsable"
 
 
 def _base_url(base: str | None) -> str:
     if not base:
         raise UsageError("the skeleton spider needs a start URL: -a base=http://host/path/")
-    parts = urlsplit(base.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    parts = split_url(base.strip())
+    if parts is not None and (parts.scheme.lower() not in ("http", "https") or not parts.hostname):
         raise UsageError(f"base must be an absolute http(s) URL, got {base!r}")
-    url = canonical(base.strip())
+    url = canonical(base.strip()) if parts is not None else ""
     if not url:
         raise UsageError(f"base is not a valid URL: {base!r}")
     return url
@@ -283,9 +292,14 @@ class SkeletonSpider(scrapy.Spider):
             item["url"] = declared
         page = item["url"]
         item["evidence"] = page_evidence(root, final)
-        sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
+        try:
+            sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
+        except Exception as exc:  # optional analysis never costs a page: no sections
+            analysis_failed(logger, self.crawler.stats, "schema", response.url, exc)
+            sections = None
         if sections is not None:
             item["sections"] = sections
+        unparsable = set(self._unparsable_links(root, final))
         known = [set(urls) for urls in response.meta.get(META_KNOWN) or []]
         template = [set(urls) for urls in response.meta.get(META_TEMPLATE) or []]
         child_known: list[list[str]] = []
@@ -306,7 +320,8 @@ class SkeletonSpider(scrapy.Spider):
                 child_template = list(response.meta.get(META_TEMPLATE) or [])
             nav_sets = detection.nav_sets
         else:
-            raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)]
+            raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)
+                   if link.url or link.href not in unparsable]  # counted once, as unparsable
             nav_sets = []
         chain = [canonical(u) for u in response.meta.get("redirect_urls", [])]
         links = self._followable(raw, page, self._link_reasons(raw, root, final, language),
@@ -339,10 +354,24 @@ class SkeletonSpider(scrapy.Spider):
                 META_TEMPLATE: child_template, META_LANG: language}))
         return requests
 
+    def _unparsable_links(self, root: Any, page: str) -> list[str]:
+        """The page's hrefs that cannot be read as URLs, one per link, counted as
+        skipped (``skeleton/links/unparsable``): each is one skipped link, never a
+        failed page."""
+        hrefs = unparsable_hrefs(root, page)
+        if hrefs:
+            self.crawler.stats.inc_value(f"skeleton/{UNPARSABLE_REASON}", len(hrefs))
+            logger.debug("%s: %d unparsable links skipped, e.g. %r", page, len(hrefs), hrefs[0])
+        return hrefs
+
     def _skip_reason(self, url: str) -> str | None:
-        if not url or urlsplit(url).scheme not in ("http", "https"):
+        parts = split_url(url)
+        if parts is None:
+            return UNPARSABLE_REASON
+        if not url or parts.scheme not in ("http", "https"):
             return "filtered/not_http"
-        if urlsplit(url).netloc.lower() != urlsplit(self.base).netloc.lower():
+        base = split_url(self.base)
+        if base is None or parts.netloc.lower() != base.netloc.lower():
             return "filtered/offsite"
         if not in_scope(url, self.base):
             return "filtered/out_of_scope"

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from os.path import commonprefix
 
-from urllib.parse import urlsplit
 
-from skeleton.sew.urls import directory, normalize_page
+from skeleton.sew.urls import directory, normalize_page, split_url
 
 __all__ = ["Hyperlink", "hyperlink", "h_distance", "link_rank", "link_less", "same_domain",
            "page_identity"]
@@ -27,12 +26,10 @@ Hyperlink = tuple[str, ...]
 
 
 def hyperlink(url: str) -> Hyperlink:
-    """Definition 1: the host then each directory of ``url`` ('' for an unusable URL)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return ()
-    if not parts.netloc:
+    """Definition 1: the host then each directory of ``url`` (``()`` for a URL
+    without a host or an unparsable one)."""
+    parts = split_url(url)
+    if parts is None or not parts.netloc:
         return ()
     dirs = [seg for seg in directory(url).split("/") if seg]
     return (parts.netloc.lower(), *dirs)
@@ -67,18 +64,15 @@ def link_less(hd1: int, hd2: int) -> bool:
 
 def same_domain(url: str, other: str) -> bool:
     """Both URLs on the same host and port (the paper restricts the search to
-    the key page's domain, Section 4)."""
-    try:
-        a, b = urlsplit(url).netloc.lower(), urlsplit(other).netloc.lower()
-    except ValueError:
+    the key page's domain, Section 4); False when either is unparsable."""
+    a, b = split_url(url), split_url(other)
+    if a is None or b is None:
         return False
-    return bool(a) and a == b
+    return bool(a.netloc) and a.netloc.lower() == b.netloc.lower()
 
 
 def page_identity(url: str) -> str:
     """The identity used to compare links: ``dir/`` and ``dir/index.html`` are
-    the same page (``skeleton.sew.urls.normalize_page``)."""
-    try:
-        return normalize_page(url)
-    except ValueError:
-        return url
+    the same page (``skeleton.sew.urls.normalize_page``); an unparsable URL is its
+    own identity."""
+    return normalize_page(url) or url

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from lxml import etree
 
 from skeleton.hierarchy.pagination import is_pager_text
-from skeleton.sew.urls import resolve
+from skeleton.sew.urls import resolve, split_url
 
 from .content import main_element, main_text
 
@@ -146,10 +146,10 @@ def _normal(text: str) -> str:
 
 
 def _url_tokens(url: str) -> list[str]:
-    """The lower-case path segments (without extension) and query parameter names."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    """The lower-case path segments (without extension) and query parameter names;
+    none for an unparsable URL."""
+    parts = split_url(url)
+    if parts is None:
         return []
     tokens = [_EXTENSION.sub("", seg) for seg in unquote(parts.path).lower().split("/") if seg]
     tokens += [pair.split("=", 1)[0].lower() for pair in parts.query.split("&") if pair]
@@ -160,7 +160,7 @@ def url_action(url: str) -> str | None:
     """The action kind the URL says, or None: a path segment (without extension) or a
     query parameter name that is an action word, alone or with one word before or
     after it (``cart``, ``ucp-login.html``, ``report-abuse``, ``?add-to-cart=``), so
-    ``register-to-vote.html`` is no action."""
+    ``register-to-vote.html`` is no action. None for an unparsable URL."""
     tokens = _url_tokens(url)
     for kind, pattern in _URL_RES.items():
         if any(pattern.match(token) for token in tokens):

@@ -20,11 +20,11 @@ crawl's site: the page's own URL becomes an alias of it (like a redirect,
 """
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
 from lxml import etree
 
-from skeleton.sew.urls import canonical, in_scope, resolve, trap_reason
+from skeleton.sew.urls import canonical, in_scope, resolve, split_url, trap_reason
 
 __all__ = ["CANONICAL_XPATH", "canonical_link"]
 
@@ -34,10 +34,10 @@ _CANONICAL = etree.XPath(CANONICAL_XPATH, smart_strings=False)
 
 
 def _on_host(url: str, page_url: str) -> str:
-    """``url`` on ``page_url``'s scheme when both are on one host, else ``""``."""
-    try:
-        target, page = urlsplit(url), urlsplit(page_url)
-    except ValueError:
+    """``url`` on ``page_url``'s scheme when both are on one host, else ``""`` (also
+    when either is unparsable)."""
+    target, page = split_url(url), split_url(page_url)
+    if target is None or page is None:
         return ""
     if target.netloc.lower() != page.netloc.lower():
         return ""
@@ -48,7 +48,8 @@ def _on_host(url: str, page_url: str) -> str:
 
 def canonical_link(root: etree._Element | None, page_url: str, base_url: str) -> str | None:
     """The canonical URL the page declares, when it names another page of the
-    crawl (see the module's decisions), else None."""
+    crawl (see the module's decisions), else None (also when its href, or
+    ``page_url``, is unparsable)."""
     if root is None:
         return None
     hrefs = _CANONICAL(root)

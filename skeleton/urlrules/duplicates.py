@@ -32,9 +32,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
 from lxml import etree
+
+from skeleton.sew.urls import split_url
 
 from .content import main_element, main_text
 from .tracking import query_names, strip_params
@@ -75,10 +77,10 @@ class Variant:
 def variant_candidates(url: str) -> list[Variant]:
     """The simpler URLs a fetched ``url`` is compared with: without its query,
     without each one of its parameters (when it has several), and without its last
-    path segment (a word of at most ``MAX_SEGMENT`` characters, on a URL without query)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    path segment (a word of at most ``MAX_SEGMENT`` characters, on a URL without query).
+    No candidates for an unparsable URL (:func:`skeleton.sew.urls.split_url`)."""
+    parts = split_url(url)
+    if parts is None:
         return []
     out: list[Variant] = []
     names = query_names(url)
@@ -151,13 +153,13 @@ class LearnedRules:
     segments: frozenset[str] = frozenset()
 
     def clean(self, url: str) -> str:
-        """``url`` without its irrelevant parameters and trailing segment."""
+        """``url`` without its irrelevant parameters and trailing segment; ``url``
+        itself when it is unparsable."""
         if self.params and "?" in url:
             url = strip_params(url, self.params)
         if self.segments and "?" not in url:
-            try:
-                parts = urlsplit(url)
-            except ValueError:
+            parts = split_url(url)
+            if parts is None:
                 return url
             segments = parts.path.rstrip("/").split("/")
             if len(segments) >= 3 and segments[-1] in self.segments:

@@ -8,9 +8,11 @@ w3lib's ``url_query_cleaner``; the URL's other parameters keep their order.
 """
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 from w3lib.url import url_query_cleaner
+
+from skeleton.sew.urls import split_url
 
 __all__ = ["TRACKING_PARAMS", "TRACKING_PREFIXES", "is_tracking", "query_names", "strip_params",
            "strip_tracking"]
@@ -40,9 +42,13 @@ def is_tracking(name: str) -> bool:
 
 
 def query_names(url: str) -> list[str]:
-    """The names of ``url``'s query parameters, in order, once each."""
+    """The names of ``url``'s query parameters, in order, once each; none for an
+    unparsable URL (:func:`skeleton.sew.urls.split_url`)."""
+    parts = split_url(url)
+    if parts is None:
+        return []
     try:
-        pairs = parse_qsl(urlsplit(url).query, keep_blank_values=True)
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
     except ValueError:
         return []
     return list(dict.fromkeys(name for name, _ in pairs))
@@ -50,16 +56,21 @@ def query_names(url: str) -> list[str]:
 
 def strip_params(url: str, names: set[str] | frozenset[str]) -> str:
     """``url`` without the query parameters ``names`` (exact names); ``url`` itself
-    when it has none of them. A URL left with an empty query loses its ``?``."""
+    when it has none of them or is unparsable (the crawl skips it anyway). A URL
+    left with an empty query loses its ``?``."""
     present = [n for n in query_names(url) if n in names]
     if not present:
         return url
-    cleaned = url_query_cleaner(url, present, remove=True, unique=False, keep_fragments=False)
+    try:
+        cleaned = url_query_cleaner(url, present, remove=True, unique=False, keep_fragments=False)
+    except ValueError:
+        return url
     return cleaned[:-1] if cleaned.endswith("?") else cleaned
 
 
 def strip_tracking(url: str) -> str:
-    """``url`` without its tracking parameters (:func:`is_tracking`)."""
+    """``url`` without its tracking parameters (:func:`is_tracking`); ``url`` itself
+    when it is unparsable."""
     if "?" not in url:
         return url
     return strip_params(url, {n for n in query_names(url) if is_tracking(n)})

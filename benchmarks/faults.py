@@ -1,0 +1,891 @@
+"""Benchmark: a crawl survives hostile pages and a flaky server (issue 13).
+
+Each scenario is crawled with ``scrapy crawl skeleton`` in a subprocess (shipped
+model, ``AUTOTHROTTLE_ENABLED=False``, ``CONCURRENT_REQUESTS=8``, ``LOG_LEVEL=INFO``,
+a private ``SKELETON_DATA_DIR``, the embedded Redis, the items fed to ``-O
+items.jsonl``) against a server the benchmark runs itself on 127.0.0.1 (a free
+port, one thread per request) that logs every request and how it answered it.
+A crawl not ended by itself after :data:`TIMEOUT` seconds is killed and reported.
+
+**Hostile site.** Generated deterministically (seeded) into a temporary folder: a
+home page whose navigation menu links a normal *control* page and 15 pages, each
+hostile in one way (:data:`HOSTILE`): random bytes served as text/html, NUL bytes
+in the HTML, declared UTF-8 but encoded cp1252, UTF-16 with a BOM, UTF-16LE without
+a BOM declared in the header only, 6,000 nested divs, 20,000 links (200 lists of
+100: menu pages with fragments and 50 unique in-site URLs that answer 404), 10 MB
+of text, a PDF and a PNG (served as application/pdf and image/png), broken markup
+(unclosed tags, a stray ``</html>`` mid-page, unquoted hrefs), an unknown charset,
+XHTML with an XML declaration, a malformed ``<base href>``, and malformed hrefs
+(:data:`MALFORMED_HREFS`: ``http://[::1``, ``http://host:99999/``, ``http://exa
+mple.com/``, ``%zz``, control characters, ``javascript:``, ``mailto:`` ...) in running
+text; a second list on the home page links one page per malformed href
+(``badhref/NN.html``; ``00`` is a control with a valid href), so each href's effect
+shows alone. Every page with HTML to read (all but the random bytes, PDF and PNG)
+links its own :data:`SENTINELS` *sentinel* pages ``ok-NAME-N.html``, normal pages,
+in a local navigation list after the hostile part (a SEW candidate link set has at
+least two links, and SEW's model rejects a list holding an off-site or non-http
+link, so the malformed hrefs are not in it; the control pages check that the
+design is followed). Every page carries the site menu. Bars: exit code 0, the
+crawl ends by itself (``scrapy status``: finished), no ``Traceback`` in the crawl
+log, every page of either list and every sentinel fetched (the server answered it
+200). Reported besides: each page's record (the ``reason`` of its item in the
+feed: ``page`` for an analysed page, ``none`` for no item), how many links the
+crawl followed from it, whether it and its sentinels are in ``scrapy tree --format
+json``, the log lines naming it, and every page fetched but not in the tree.
+
+**Flaky server.** Fixtures of ``tests/sites`` (default :data:`FLAKY_SITES`) served
+by ``tests/sites/server.py``'s handler plus faults decided by a fixed seed: a fixed
+4% of the pages (of all the site's pages, at least 2, drawn from its true tree
+minus the root) answer 500 to every request, another fixed 4% hang (no answer for
+``HANG`` seconds, longer than the crawl's ``DOWNLOAD_TIMEOUT=3``), and any other
+request answers 500 with probability 20% (decided by a hash of seed, path and
+attempt number: the same attempts fail in every run, whatever the order; a retry
+may succeed). ``/robots.txt`` is never faulted. Each site is first crawled through
+the same server without faults (the *control*). Bars for the flaky crawl: exit
+code 0, ends by itself, no ``Traceback`` in the log, no page answered 200 missing
+from ``scrapy tree`` (every such page is listed; a second bar counts only pages
+the control's tree has, since some pages are left out by design, e.g. blog's
+``/page/N/``), and every permanently failing page the crawl requested recorded
+as failed (a ``failed``/``broken``/``error``/5xx status on its node in the tree,
+its feed item, or ``scrapy status --json``; whether the log names it is reported
+separately). Reported besides: requests, 500s, hangs and retries, and every page
+of the control's tree missing from the flaky crawl's tree, with why (its page
+fails, or its true parent chain goes through a failing page).
+
+    python benchmarks/faults.py [--scenarios hostile flaky] [--sites blog university]
+        [--write] [--keep]
+
+The tables are always printed; with ``--write`` the results go to
+``benchmarks/results/faults.json`` and the tables to ``benchmarks/results/faults.md``
+(each scenario stamped with its commit; ``--sites`` replaces only those sites'
+entries). ``--keep`` keeps the work folder (site, crawl logs, items). A run takes
+about two minutes on two cores.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.server
+import importlib.util
+import json
+import math
+import os
+import random
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from collections import Counter
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.corpus import FIXTURES, commit  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
+TABLE = ROOT / "benchmarks" / "results" / "faults.md"
+COMMAND = "python benchmarks/faults.py --write"
+#: the flaky scenario's fixtures: blog's failing pages are posts (leaves), two of
+#: university's are section pages
+FLAKY_SITES = ["blog", "university"]
+SEED = 13
+#: a crawl that has not ended by itself after this long is killed and reported
+TIMEOUT = 600
+#: the flaky crawl's download timeout, and how long a hanging page keeps silent
+DOWNLOAD_TIMEOUT = 3
+HANG = 4 * DOWNLOAD_TIMEOUT
+RANDOM_500 = 0.20
+ALWAYS_500 = 0.04
+HANGING = 0.04
+#: crawl settings common to every run
+CRAWL_SETTINGS = ["AUTOTHROTTLE_ENABLED=False", "CONCURRENT_REQUESTS=8", "LOG_LEVEL=INFO"]
+
+# -- the hostile site -------------------------------------------------------------------
+
+#: menu page -> (what is hostile about it, whether it links a sentinel)
+HOSTILE: dict[str, tuple[str, bool]] = {
+    "control.html": ("none: a normal page (checks the sentinel design)", True),
+    "binary.html": ("64 KB of random bytes served as text/html; charset=utf-8", False),
+    "nul.html": ("NUL bytes in the text, the title and an attribute", True),
+    "mislabeled.html": ("declared utf-8 (header and meta), bytes cp1252", True),
+    "utf16-bom.html": ("UTF-16 with a BOM, header text/html without charset", True),
+    "utf16-nobom.html": ("UTF-16LE without a BOM, charset only in the header", True),
+    "deep.html": ("6,000 nested divs, sentinel after they close", True),
+    "links.html": ("20,000 links in 200 lists: menu pages with fragments, 50 unique 404s", True),
+    "huge.html": ("10 MB of text, sentinel at the end", True),
+    "doc.pdf": ("a PDF, application/pdf", False),
+    "image.png": ("a PNG, image/png", False),
+    "broken.html": ("unclosed tags, stray </html> mid-page, unquoted hrefs", True),
+    "badhrefs.html": ("the 30 malformed hrefs below, in running text", True),
+    "charset.html": ("unknown charset x-bogus-8 in header and meta", True),
+    "xhtml.html": ("XHTML with <?xml encoding=ISO-8859-1?>, application/xhtml+xml", True),
+    "badbase.html": ('<base href="http://[::1"> (malformed), relative sentinel href', True),
+}
+
+MALFORMED_HREFS = [
+    "http://[::1", "http://[::1]:99999/", "http://host:99999/", "http://127.0.0.1:99999/x.html",
+    "http://exa mple.com/", "%zz", "/a%zz/b.html", "?q=%zz%", "ok\x01bad.html", "ok\x1f\x7fbad.html",
+    "javascript:alert(1)", "javascript:void(0)", "mailto:someone@example.com", "tel:+15550100",
+    "data:text/html,<a>x</a>", "http://", "//", "http:///x.html", "https://user:pa ss@host/",
+    "http://" + "a" * 300 + ".com/", "http://ex\u00e4mple.com/", "http://[fe80::1%25en0]/",
+    "http://%41%42/", "file:///etc/passwd", "../../../../../etc/passwd", "http://127.0.0.1:0/",
+    "\u2028bad.html", "&#0;", "[", "http://xn--/",
+]
+
+WORDS = ("skeleton crawl navigation menu section page archive index river mountain harbour "
+         "lantern copper meadow signal orchard velvet quarry timber glacier saffron beacon "
+         "compass ledger pillar thimble walnut cobalt prairie falcon ember willow").split()
+
+
+def _menu(names: list[str]) -> str:
+    items = ['<li><a href="/index.html">Home</a></li>'] + [
+        f'<li><a href="/{name}">{Path(name).stem.replace("-", " ").title()}</a></li>' for name in names]
+    return '<nav class="menu" aria-label="Main"><ul>' + "".join(items) + "</ul></nav>"
+
+
+#: sentinel pages per readable hostile page: SEW's candidate link sets have at least 2 links
+SENTINELS = 3
+
+
+def sentinels(name: str, count: int = SENTINELS) -> list[str]:
+    """The sentinel pages a hostile page links (URL paths, in the page's folder)."""
+    page = PurePosixPath("/" + name)
+    return [str(page.parent / f"ok-{page.stem}-{i}.html") for i in range(1, count + 1)]
+
+
+def href_pages() -> dict[str, str]:
+    """One page per malformed href, and first a control with a valid href: path -> the href."""
+    return {f"/badhref/{i:02d}.html": href for i, href in enumerate(["/control.html", *MALFORMED_HREFS])}
+
+
+def _sentinel(name: str, text: str | None = None, count: int = SENTINELS) -> str:
+    """The page's local navigation list of its sentinels."""
+    label = text or f"Details of {Path(name).stem}"
+    items = "".join(f'<li><a href="{path}">{label} {i}</a></li>'
+                    for i, path in enumerate(sentinels(name, count), 1))
+    return ('<aside><nav class="local" aria-label="In this section"><h2>In this section</h2><ul>'
+            f'{items}</ul></nav></aside>')
+
+
+def _bad_link(href: str, label: str) -> str:
+    return f'<a href="{href.replace("&", "&amp;").replace(chr(34), "&quot;")}">{label}</a>'
+
+
+def _bad_paragraph(hrefs: list[str]) -> str:
+    """Malformed links in running text, not in a list: SEW's model rejects a link list
+    holding an off-site or non-http link, which would hide its sentinels for a reason
+    that is no fault; here only a crash on the link can."""
+    return '<p class="bad">See ' + ", ".join(_bad_link(h, f"bad {i}") for i, h in enumerate(hrefs)) + ".</p>"
+
+
+def _page(title: str, menu: str, body: str, after: str = "", charset: str = "utf-8",
+          head: str = "") -> str:
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="{charset}"><title>{title}</title>{head}'
+            f'</head>\n<body><header>{menu}</header>\n<main><h1>{title}</h1>\n{body}\n</main>\n{after}\n'
+            '<footer><p>Hostile site for benchmarks/faults.py</p></footer></body></html>\n')
+
+
+def _paragraphs(rng: random.Random, count: int, words: int = 60) -> list[str]:
+    return ["<p>" + " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + ".</p>"
+            for _ in range(count)]
+
+
+def tiny_pdf() -> bytes:
+    """A valid one-page PDF (with a link annotation to ok-pdf.html, never required)."""
+    content = b"BT /F1 18 Tf 20 100 Td (Hostile site PDF) Tj ET"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R "
+               b"/Resources << /Font << /F1 5 0 R >> >> /Annots [6 0 R] >>",
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               b"<< /Type /Annot /Subtype /Link /Rect [20 90 200 120] "
+               b"/A << /S /URI /URI (ok-pdf.html) >> >>"]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def tiny_png(width: int = 32, height: int = 32) -> bytes:
+    """A valid 8-bit greyscale PNG."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    raw = b"".join(b"\x00" + bytes((x * 8 + y * 4) % 256 for x in range(width)) for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def build_hostile(folder: Path) -> dict[str, str]:
+    """Write the hostile site into ``folder``; URL path -> Content-Type header."""
+    rng = random.Random(SEED)
+    names = list(HOSTILE)
+    menu = _menu(names)
+    files: dict[str, tuple[bytes, str]] = {}
+    html = "text/html; charset=utf-8"
+
+    def add(name: str, body: bytes | str, ctype: str = html, encoding: str = "utf-8") -> None:
+        files[name] = (body.encode(encoding) if isinstance(body, str) else body, ctype)
+
+    one_each = ('<nav class="hrefs" aria-label="Malformed hrefs"><h2>One malformed href per page</h2><ul>'
+                + "".join(f'<li><a href="{path}">Malformed href {path[9:11]}</a></li>' for path in href_pages())
+                + "</ul></nav>")
+    add("index.html", _page("Hostile site", menu, "".join(_paragraphs(rng, 3)), one_each))
+    for name in names:
+        for path in sentinels(name) if HOSTILE[name][1] else []:
+            add(path.lstrip("/"), _page(f"Sentinel {Path(path).stem}", menu, "".join(_paragraphs(rng, 2))))
+    text = "".join(_paragraphs(rng, 3))
+    for path, href in href_pages().items():
+        add(path.lstrip("/"), _page(f"Malformed href {path[9:11]}", menu, _bad_paragraph([href]) + text,
+                                    _sentinel(path.lstrip("/"))))
+        for ok in sentinels(path.lstrip("/")):
+            add(ok.lstrip("/"), _page(f"Sentinel {Path(ok).stem}", menu, "".join(_paragraphs(rng, 2))))
+    text = "".join(_paragraphs(rng, 3))
+    add("control.html", _page("Control", menu, text, _sentinel("control.html")))
+    add("binary.html", rng.randbytes(64 * 1024))
+    add("nul.html", _page("Nul\x00page", menu, "<p>Null\x00bytes\x00in the\x00text.</p>"
+                          '<p class="a\x00b">And in an attribute.</p>' + text, _sentinel("nul.html")))
+    accents = "<p>Caf\u00e9 \u2013 \u201cquoted\u201d na\u00efve M\u00fcller \u20ac5 \u00bd \u00e6\u00f8\u00e5.</p>"
+    add("mislabeled.html", _page("Mislabel\u00e9d \u2013 page", menu, accents + text,
+                                 _sentinel("mislabeled.html", text="D\u00e9tails \u2013 mislabeled")),
+        encoding="cp1252")
+    add("utf16-bom.html", _page("UTF-16 with BOM", menu, accents + text, _sentinel("utf16-bom.html"),
+                                charset="utf-16"), "text/html", encoding="utf-16")  # BOM + LE
+    add("utf16-nobom.html", _page("UTF-16LE without BOM", menu, accents + text,
+                                  _sentinel("utf16-nobom.html"), charset="utf-16le"),
+        "text/html; charset=utf-16le", encoding="utf-16-le")
+    add("deep.html", _page("Deep nesting", menu, "<div>" * 6000 + "<p>The bottom.</p>" + "</div>" * 6000,
+                           _sentinel("deep.html")))
+    targets = ["index.html", *[n for n in names if n.endswith(".html")]]
+    lists = []
+    for start in range(0, 20_000, 100):  # 200 lists of 100 links: each a SEW candidate
+        links = [f"missing/m{i // 400}.html" if i % 400 == 0 else f"{targets[i % len(targets)]}#l{i}"
+                 for i in range(start, start + 100)]
+        lists.append('<ul class="all">' + "".join(f'<li><a href="{href}">Link {i}</a></li>'
+                                                   for i, href in enumerate(links, start)) + "</ul>")
+    add("links.html", _page("Twenty thousand links", menu, "\n".join(lists), _sentinel("links.html")))
+    block = "".join(_paragraphs(rng, 200)) + "\n"
+    repeat = math.ceil(10 * 1024 * 1024 / len(block))
+    add("huge.html", _page("Ten megabytes of text", menu, block * repeat, _sentinel("huge.html")))
+    add("doc.pdf", tiny_pdf(), "application/pdf")
+    add("image.png", tiny_png(), "image/png")
+    add("broken.html", "<html><head><title>Broken markup</title><body>\n<div class=menu><ul>"
+        + "".join(f"<li><a href={n}>{Path(n).stem}" for n in ["index.html", *names])
+        + "</ul>\n<p>Unclosed <b>bold <i>italic <table><tr><td>cell<td>cell\n</html>\n"
+        "<p>After a stray end tag <div><span>crossed</div></span> <font color=red>red\n"
+        "<aside><nav class=local><h2>In this section</h2><ul>"
+        + "".join(f"<li><a href={p}>Details of broken {i}" for i, p in enumerate(sentinels("broken"), 1))
+        + "</ul></nav></aside>\n<p>Trailing <a href=\"unterminated.html>never closed")
+    add("badhrefs.html", _page("Malformed hrefs", menu, _bad_paragraph(MALFORMED_HREFS) + text,
+                               _sentinel("badhrefs.html")))
+    add("charset.html", _page("Unknown charset", menu, text, _sentinel("charset.html"), charset="x-bogus-8"),
+        "text/html; charset=x-bogus-8")
+    xhtml = ('<?xml version="1.0" encoding="ISO-8859-1"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 '
+             'Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+             '<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en"><head><title>XHTML caf\u00e9</title>'
+             f'</head><body><header>{menu}</header><main><h1>XHTML</h1><p>Caf\u00e9 cr\u00e8me.</p>{text}'
+             f'</main>{_sentinel("xhtml.html")}</body></html>\n')
+    add("xhtml.html", xhtml, "application/xhtml+xml", encoding="latin-1")
+    add("badbase.html", _page("Malformed base", menu, text, _sentinel("badbase.html"),
+                              head='<base href="http://[::1">'))
+    types = {}
+    for name, (body, ctype) in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(body)
+        types["/" + name] = ctype
+    (folder / "_types.json").write_text(json.dumps(types, indent=1) + "\n")
+    return types
+
+
+# -- servers ----------------------------------------------------------------------------
+
+class Log:
+    """What a server answered: (normalised path, outcome) in order; outcome is an
+    HTTP status, or ``"hang"``."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: list[tuple[str, int | str]] = []
+        self.attempts: Counter[str] = Counter()
+
+    def add(self, path: str, outcome: int | str) -> None:
+        with self.lock:
+            self.entries.append((path, outcome))
+
+    def attempt(self, path: str) -> int:
+        with self.lock:
+            self.attempts[path] += 1
+            return self.attempts[path]
+
+    def answered(self, outcome: int | str = 200) -> set[str]:
+        return {path for path, seen in self.entries if seen == outcome}
+
+
+def norm_path(url_or_path: str) -> str:
+    """A URL's or request path's page: unquoted path (``dir/`` -> ``dir/index.html``),
+    query kept, fragment dropped."""
+    parts = urlsplit(url_or_path)
+    path = unquote(parts.path or "/")
+    if path.endswith("/"):
+        path += "index.html"
+    return path + (f"?{parts.query}" if parts.query else "")
+
+
+def start(handler: type[http.server.BaseHTTPRequestHandler]) -> http.server.ThreadingHTTPServer:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    httpd.request_queue_size = 64
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+def hostile_server(folder: Path, types: dict[str, str], log: Log) -> http.server.ThreadingHTTPServer:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            path = norm_path(urlsplit(self.path).path)  # "/" -> "/index.html"
+            ctype = types.get(path)
+            if ctype is None:
+                log.add(norm_path(self.path), 404)
+                self.send_error(404)
+                return
+            body = (folder / path.lstrip("/")).read_bytes()
+            log.add(norm_path(self.path), 200)
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return start(Handler)
+
+
+def _load_site_server() -> Any:
+    spec = importlib.util.spec_from_file_location("skeleton_sites_server", FIXTURES / "server.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fault_plan(site: str) -> dict[str, Any]:
+    """The site's pages and the seeded choice of the always-500 and hanging ones."""
+    folder = FIXTURES / site
+    files = sorted("/" + p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
+                   and not p.name.startswith("_"))
+    pages = [norm_path(f.replace("@", "?", 1)) for f in files if f.endswith(".html") or "@" in f]
+    truth = json.loads((FIXTURES / f"{site}.truth.json").read_text())
+    root = norm_path(truth["root"])
+    nodes = sorted({norm_path(child) for _, child in truth["edges"]} - {root})
+    count = max(2, math.ceil(len(pages) * ALWAYS_500))
+    rng = random.Random(SEED)
+    chosen = rng.sample(nodes, 2 * count)
+    return {"site": site, "pages": len(pages), "tree_pages": len(nodes) + 1, "root": root,
+            "edges": [(norm_path(p), norm_path(c)) for p, c in truth["edges"]],
+            "always_500": sorted(chosen[:count]), "hang": sorted(chosen[count:])}
+
+
+def _random_500(path: str, attempt: int) -> bool:
+    digest = hashlib.sha256(f"{SEED}:{path}:{attempt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2 ** 64 < RANDOM_500
+
+
+def flaky_server(site: str, plan: dict[str, Any] | None, log: Log) -> http.server.ThreadingHTTPServer:
+    """``tests/sites/server.py``'s handler for ``site``, with the faults of ``plan``
+    (None: no faults, the control)."""
+    base = _load_site_server().SiteHandler
+    directory = str(FIXTURES / site)
+    always = set(plan["always_500"]) if plan else set()
+    hang = set(plan["hang"]) if plan else set()
+
+    class Handler(base):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=directory, **kwargs)
+
+        def log_request(self, code: Any = "-", size: Any = "-") -> None:
+            log.add(norm_path(self.path), int(code) if str(code).isdigit() else str(code))
+
+        def do_GET(self) -> None:
+            path = norm_path(self.path)
+            attempt = log.attempt(path)
+            if plan is not None and path != "/robots.txt":
+                if path in hang:
+                    log.add(path, "hang")
+                    time.sleep(HANG)
+                    self.close_connection = True
+                    return
+                if path in always or _random_500(path, attempt):
+                    self.send_error(500, "Injected fault")
+                    return
+            super().do_GET()
+
+    return start(Handler)
+
+
+# -- crawling ---------------------------------------------------------------------------
+
+def scrapy(*args: str, env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, check=False, timeout=timeout)
+
+
+def _stop_leftover_redis(data: Path) -> list[int]:
+    """After a killed crawl: stop the embedded redis-server of ``data`` (by pid)."""
+    import psutil
+
+    stopped = []
+    for proc in psutil.process_iter(["pid", "name", "cwd"]):
+        try:
+            if proc.info["name"] and "redis" in proc.info["name"] and proc.info["cwd"] \
+                    and Path(proc.info["cwd"]).resolve().is_relative_to(data.resolve()):
+                proc.terminate()
+                stopped.append(proc.pid)
+        except (psutil.Error, OSError):
+            continue
+    return stopped
+
+
+def run_crawl(base: str, crawl_id: str, work: Path, extra: list[str]) -> dict[str, Any]:
+    """One ``scrapy crawl skeleton`` (killed after TIMEOUT), then its status, tree and items."""
+    data = work / f"data-{crawl_id}"
+    # a setting, not an environment variable: Scrapy reads no SKELETON_* from the environment
+    private = ["-s", f"SKELETON_DATA_DIR={data}"]
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    logfile, items = work / f"{crawl_id}.log", work / f"{crawl_id}.items.jsonl"
+    args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base={base}", "-a", f"crawl={crawl_id}",
+            "-O", f"{items}:jsonlines", *private]
+    for setting in [*CRAWL_SETTINGS, *extra]:
+        args += ["-s", setting]
+    started = time.perf_counter()
+    with open(logfile, "wb") as out:
+        proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            code: int | None = proc.wait(timeout=TIMEOUT)
+            killed = False
+        except subprocess.TimeoutExpired:
+            killed = True
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            code = None
+    seconds = round(time.perf_counter() - started, 1)
+    status_run = scrapy("status", "--crawl", crawl_id, "--json", *private, env=env)
+    status = json.loads(status_run.stdout) if status_run.returncode == 0 else {"error": status_run.stderr[-500:]}
+    tree_run = scrapy("tree", "--crawl", crawl_id, "--format", "json", *private, env=env)
+    tree = json.loads(tree_run.stdout) if tree_run.returncode == 0 else None
+    if killed:
+        _stop_leftover_redis(data)
+    log = logfile.read_text("utf-8", "replace")
+    records = []
+    if items.exists():
+        for line in items.read_text("utf-8", "replace").splitlines():
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                continue
+    return {"exit_code": code, "killed_after_s": TIMEOUT if killed else None, "seconds": seconds,
+            "status": status, "tree": tree, "tree_error": None if tree is not None else tree_run.stderr[-500:],
+            "log": log, "items": records, "logfile": str(logfile)}
+
+
+def tree_urls(tree: dict[str, Any] | None) -> list[str]:
+    out, stack = [], [tree] if tree else []
+    while stack:
+        node = stack.pop()
+        out.append(node["url"])
+        stack.extend(node.get("children", []))
+    return out
+
+
+def tree_nodes(tree: dict[str, Any] | None) -> list[dict[str, Any]]:
+    out, stack = [], [tree] if tree else []
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.get("children", []))
+    return out
+
+
+def tracebacks(log: str) -> list[dict[str, Any]]:
+    """Each distinct traceback of a log: the log line before it, its last frame,
+    its exception line, and how many times it occurred."""
+    lines = log.splitlines()
+    found: Counter[tuple[str, str, str]] = Counter()
+    for i, line in enumerate(lines):
+        if not line.startswith("Traceback (most recent call last):"):
+            continue
+        before = next((lines[j] for j in range(i - 1, max(i - 20, -1), -1)
+                       if re.match(r"^\d{4}-\d\d-\d\d ", lines[j])), "")
+        before = re.sub(r"^\S+ \S+ ", "", before)[:300]
+        frame, own, exc = "", "", ""
+        for j in range(i + 1, min(i + 2000, len(lines))):
+            if lines[j].startswith("  File "):
+                frame = lines[j].strip()
+                if f"{ROOT}/skeleton/" in lines[j]:
+                    own = frame.replace(f"{ROOT}/", "")
+            elif lines[j] and not lines[j].startswith((" ", "\t")):
+                exc = lines[j][:300]
+                break
+        found[(before, own, frame, exc)] += 1
+    return [{"logged": b, "project_frame": o, "last_frame": f, "exception": e, "count": n, "page": _page_of(b)}
+            for (b, o, f, e), n in found.items()]
+
+
+def _page_of(line: str) -> str | None:
+    url = re.search(r"https?://[^\s>]+", line)
+    return norm_path(url.group(0).rstrip(":,")) if url else None
+
+
+def log_notes(log: str) -> dict[str, str]:
+    """Page path -> the first WARNING/ERROR log message naming it (download size
+    warnings left out)."""
+    notes: dict[str, str] = {}
+    for line in log.splitlines():
+        match = re.match(r"^\S+ \S+ \[([^\]]+)\] (WARNING|ERROR): (.*)", line)
+        if not match or "download warn size" in line or match.group(1) == "py.warnings":
+            continue
+        page = _page_of(match.group(3))
+        if page:
+            notes.setdefault(page, f"{match.group(1)}: {match.group(3)}"[:300])
+    return notes
+
+
+def stat(log: str, name: str) -> int:
+    match = re.search(rf"'{re.escape(name)}': (\d+)", log)
+    return int(match.group(1)) if match else 0
+
+
+def common(run: dict[str, Any]) -> dict[str, Any]:
+    state = run["status"].get("state", "")
+    return {"exit_code": run["exit_code"], "ended_by_itself": run["killed_after_s"] is None,
+            "state": state, "finish_reason": run["status"].get("finish_reason", ""),
+            "seconds": run["seconds"], "tracebacks": tracebacks(run["log"]),
+            "log_errors": len(re.findall(r"^\S+ \S+ \[[^\]]+\] ERROR:", run["log"], re.M)),
+            "tree_pages": len(tree_urls(run["tree"])), "tree_error": run["tree_error"]}
+
+
+def hostile(work: Path) -> dict[str, Any]:
+    folder = work / "hostile-site"
+    folder.mkdir()
+    types = build_hostile(folder)
+    log = Log()
+    httpd = hostile_server(folder, types, log)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+    try:
+        run = run_crawl(base, "faults-hostile", work, [])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    fetched = log.answered(200)
+    in_tree = {norm_path(u) for u in tree_urls(run["tree"])}
+    reasons: dict[str, Any] = {}
+    followed: dict[str, int] = {}
+    for item in run["items"]:
+        for url in [item.get("url", ""), *(item.get("aliases") or [])]:
+            reasons.setdefault(norm_path(url), item.get("reason") or "page")
+            followed.setdefault(norm_path(url), len(item.get("nav_links") or []))
+    notes = log_notes(run["log"])
+    exceptions = {t["page"]: t["exception"] for t in tracebacks(run["log"]) if t["page"]}
+
+    def page(path: str, oks: list[str]) -> dict[str, Any]:
+        return {"fetched": path in fetched, "record": reasons.get(path, "none"),
+                "links_followed": followed.get(path), "in_tree": path in in_tree, "sentinels": oks,
+                "sentinels_fetched": sum(ok in fetched for ok in oks),
+                "sentinels_in_tree": sum(ok in in_tree for ok in oks),
+                "exception": exceptions.get(path), "log": notes.get(path)}
+
+    pages = {name: {"hostile": what, **page(f"/{name}", sentinels(name) if has_sentinel else [])}
+             for name, (what, has_sentinel) in HOSTILE.items()}
+    hrefs = {path: {"href": href, **page(path, sentinels(path.lstrip("/")))}
+             for path, href in href_pages().items()}
+    out = common(run)
+    listed = [*pages.values(), *hrefs.values()]
+    not_fetched = [n for n, p in pages.items() if not p["fetched"]] + [n for n, p in hrefs.items()
+                                                                         if not p["fetched"]]
+    missing_sentinels = [ok for p in listed for ok in p["sentinels"] if ok not in fetched]
+    answered = Counter(outcome for _, outcome in log.entries)
+    out.update(commit=commit(), base=base, requests=len(log.entries),
+               answered={str(k): v for k, v in sorted(answered.items(), key=str)},
+               fetched_200=len(fetched), pages=pages, href_pages=hrefs, linked_not_fetched=not_fetched,
+               sentinels_not_fetched=missing_sentinels, fetched_not_in_tree=sorted(fetched - in_tree))
+    out["bars"] = {
+        "exit code 0": out["exit_code"] == 0,
+        "ends by itself": out["ended_by_itself"] and out["state"] == "finished",
+        "no Traceback in the log": not out["tracebacks"],
+        "every menu and malformed-href page fetched": not not_fetched,
+        "every sentinel fetched": not missing_sentinels,
+    }
+    return out
+
+
+def _recorded_failure(path: str, run: dict[str, Any]) -> str | None:
+    """Where the crawl's output records ``path`` as failed, if anywhere."""
+    marks = re.compile(r"fail|broken|error|unreachable|timeout|5\d\d", re.I)
+
+    def failing(record: dict[str, Any]) -> str | None:
+        for key in ("status", "http_status", "state", "failed", "broken", "error", "reason", "fetch"):
+            value = record.get(key)
+            if value not in (None, "", False, 0, 200) and marks.search(f"{key}={value}"):
+                return f"{key}={value}"
+        return None
+
+    for node in tree_nodes(run["tree"]):
+        if norm_path(node["url"]) == path and failing(node):
+            return f"scrapy tree: {failing(node)}"
+    for item in run["items"]:
+        if norm_path(item.get("url", "")) == path and failing(item):
+            return f"feed item: {failing(item)}"
+    status = json.dumps(run["status"])
+    if path.split("/")[-1] and re.search(re.escape(path), unquote(status)) and marks.search(status):
+        return "scrapy status"
+    return None
+
+
+def _logged_failure(path: str, log: str) -> bool:
+    """Whether the crawl log names ``path`` as given up or not fetched."""
+    for line in log.splitlines():
+        if "could not fetch" in line or "Gave up retrying" in line:
+            url = re.search(r"https?://[^\s>]+", line)
+            if url and norm_path(url.group(0).rstrip(":")) == path:
+                return True
+    return False
+
+
+def flaky(work: Path, site: str) -> dict[str, Any]:
+    plan = fault_plan(site)
+    runs: dict[str, dict[str, Any]] = {}
+    for label, faults in (("control", None), ("flaky", plan)):
+        log = Log()
+        httpd = flaky_server(site, faults, log)
+        base = f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+        try:
+            run = run_crawl(base, f"faults-{site}-{label}", work, [f"DOWNLOAD_TIMEOUT={DOWNLOAD_TIMEOUT}"])
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+        fetched = log.answered(200)
+        in_tree = {norm_path(u) for u in tree_urls(run["tree"])}
+        answered = Counter(outcome for _, outcome in log.entries)
+        out = common(run)
+        out.update(base=base, requests=len(log.entries),
+                   answered={str(k): v for k, v in sorted(answered.items(), key=str)},
+                   retries=stat(run["log"], "retry/count"), gave_up=stat(run["log"], "retry/max_reached"),
+                   fetch_failed=stat(run["log"], "skeleton/fetch_failed"), fetched_200=len(fetched),
+                   fetched_not_in_tree=sorted(fetched - in_tree - {"/robots.txt"}), in_tree=sorted(in_tree))
+        if faults is not None:
+            failing = plan["always_500"] + plan["hang"]
+            out["permanently_failed"] = {
+                path: {"kind": "always 500" if path in plan["always_500"] else "hangs",
+                       "requests": log.attempts.get(path, 0),
+                       "recorded": (_recorded_failure(path, run) or "not recorded") if log.attempts.get(path)
+                       else "never requested",
+                       "logged": _logged_failure(path, run["log"])} for path in failing}
+        runs[label] = out
+    control, bad = runs["control"], runs["flaky"]
+    failing = set(plan["always_500"] + plan["hang"])
+    parents: dict[str, set[str]] = {}
+    for parent, child in plan["edges"]:
+        parents.setdefault(child, set()).add(parent)
+
+    def failing_ancestor(path: str) -> str | None:
+        seen, stack = set(), [path]
+        while stack:  # below a failing page in the true tree?
+            for parent in parents.get(stack.pop(), ()):
+                if parent in failing:
+                    return parent
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        return None
+
+    def why(path: str) -> str:
+        if path in failing:
+            return "its page fails permanently"
+        above = failing_ancestor(path)
+        how = "fetched 200, not placed" if path in bad["fetched_not_in_tree"] else "not fetched"
+        return how + (f" (true parent chain through failing {above})" if above else "")
+
+    bad["lost_vs_control"] = {path: why(path) for path in sorted(set(control["in_tree"]) - set(bad["in_tree"]))}
+    for label in runs:
+        runs[label]["fetched_not_in_tree"] = {
+            path: ("the control's tree lacks it too" if path not in control["in_tree"]
+                   else "in the control's tree" + (f", below failing {failing_ancestor(path)}"
+                                                    if failing_ancestor(path) else ""))
+            for path in runs[label]["fetched_not_in_tree"]}
+    beyond_control = [p for p in bad["fetched_not_in_tree"] if p in control["in_tree"]]
+    bad["bars"] = {
+        "exit code 0": bad["exit_code"] == 0,
+        "ends by itself": bad["ended_by_itself"] and bad["state"] == "finished",
+        "no Traceback in the log": not bad["tracebacks"],
+        "no page fetched (200) missing from the tree": not bad["fetched_not_in_tree"],
+        "same, counting only pages the control's tree has": not beyond_control,
+        "permanently failed pages (requested) recorded": all(
+            p["recorded"] != "not recorded" for p in bad["permanently_failed"].values()),
+    }
+    for run in runs.values():
+        run.pop("in_tree")
+    return {"site": site, "commit": commit(),
+            "plan": {k: plan[k] for k in ("pages", "tree_pages", "always_500", "hang")},
+            "faults": {"random_500": RANDOM_500, "always_500": ALWAYS_500, "hang": HANGING,
+                       "hang_seconds": HANG, "download_timeout": DOWNLOAD_TIMEOUT, "seed": SEED},
+            "control": control, "flaky": bad}
+
+
+# -- report -----------------------------------------------------------------------------
+
+def _yes(value: Any) -> str:
+    return "yes" if value else "NO"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "/").replace("\n", " ")
+
+
+def _traceback_lines(found: list[dict[str, Any]]) -> list[str]:
+    """One line per distinct exception and place, with the pages it was logged for."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for t in found:
+        pages = groups.setdefault((t["exception"], t["project_frame"], t["last_frame"]), [])
+        pages.extend([t["page"] or t["logged"]] * t["count"])
+    return [f"\nTraceback x{len(pages)}: `{exc}` raised at `{last}`, from `{own}`; logged for: "
+            + ", ".join(f"`{p}`" for p in pages) for (exc, own, last), pages in groups.items()]
+
+
+def _followed(page: dict[str, Any]) -> str:
+    return "-" if page["links_followed"] is None else str(page["links_followed"])
+
+
+def _sentinels(page: dict[str, Any]) -> str:
+    n = len(page["sentinels"])
+    if not n:
+        return "- | -"
+    fetched = f"{page['sentinels_fetched']}/{n}" + ("" if page["sentinels_fetched"] == n else " NO")
+    return f"{fetched} | {page['sentinels_in_tree']}/{n}"
+
+
+def markdown(out: dict[str, Any]) -> str:
+    lines = ["# Faults: hostile pages and a flaky server (issue 13)", "",
+             f"Generated by `{out['command']}` (commit {out['commit']}); details in "
+             "`benchmarks/results/faults.json`, method in the docstring of `benchmarks/faults.py`.", ""]
+    h = out["scenarios"].get("hostile")
+    if h:
+        lines += [f"## Hostile site (commit {h.get('commit', out['commit'])})", "",
+                  f"Exit code {h['exit_code']}, state {h['state'] or '?'}, {h['seconds']} s, "
+                  f"{h['requests']} requests answered ({h['answered']}), {h['tree_pages']} pages in the tree, "
+                  f"{h['log_errors']} ERROR log lines, {sum(t['count'] for t in h['tracebacks'])} tracebacks.", "",
+                  "| bar | pass |", "|---|---|"]
+        lines += [f"| {bar} | {_yes(ok)} |" for bar, ok in h["bars"].items()]
+        lines += ["", "| page | hostile | fetched | record | links followed | in tree | sentinels fetched "
+                  "| sentinels in tree |", "|---|---|---|---|---:|---|---|---|"]
+        for name, p in h["pages"].items():
+            lines.append(f"| {name} | {_cell(p['hostile'])} | {_yes(p['fetched'])} | {p['record']} | "
+                         f"{_followed(p)} | {'yes' if p['in_tree'] else 'no'} | {_sentinels(p)} |")
+        lines += ["", "One page per malformed href (`badhref/NN.html`: the href in running text, then the "
+                  "sentinels' list; `00` is a control with a valid href):", "",
+                  "| page | href | fetched | record | links followed | in tree | sentinels fetched "
+                  "| sentinels in tree | exception |", "|---|---|---|---|---:|---|---|---|---|"]
+        for path, p in h["href_pages"].items():
+            lines.append(f"| {path} | `{_cell(ascii(p['href'])[1:-1])[:60]}` | {_yes(p['fetched'])} | "
+                         f"{p['record']} | {_followed(p)} | {'yes' if p['in_tree'] else 'no'} | {_sentinels(p)} | "
+                         f"{_cell(p['exception'] or '')} |")
+        logged = {n: p["log"] for n, p in [*h["pages"].items(), *h["href_pages"].items()] if p["log"]}
+        if logged:
+            lines += ["", "Log lines naming a page: " + "; ".join(f"{n}: `{_cell(m)}`" for n, m in logged.items())
+                      + "."]
+        if h["fetched_not_in_tree"]:
+            lines += ["", "Fetched (200) but not in the tree: " + ", ".join(h["fetched_not_in_tree"]) + "."]
+        lines += _traceback_lines(h["tracebacks"])
+        lines.append("")
+    for f in (out["scenarios"].get("flaky") or {}).values():
+        fl = f["flaky"]
+        lines += [f"## Flaky server ({f['site']}, commit {f.get('commit', out['commit'])})", "",
+                  f"{f['plan']['pages']} pages, {f['plan']['tree_pages']} in the true tree. Faults (seed "
+                  f"{f['faults']['seed']}): 500 at random to {f['faults']['random_500']:.0%} of requests; "
+                  f"500 always: {', '.join(f['plan']['always_500'])}; hang {f['faults']['hang_seconds']} s "
+                  f"(download timeout {f['faults']['download_timeout']} s): {', '.join(f['plan']['hang'])}.", "",
+                  "| bar | pass |", "|---|---|"]
+        lines += [f"| {bar} | {_yes(ok)} |" for bar, ok in fl["bars"].items()]
+        lines += ["", "| run | exit code | ended | state | seconds | requests | 200 | 500 | hangs | retries "
+                      "| pages fetched (200) | tree pages | fetched, not in tree | tracebacks |",
+                  "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for label in ("control", "flaky"):
+            r = f[label]
+            lines.append(f"| {label} | {r['exit_code']} | {_yes(r['ended_by_itself'])} | {r['state']} | "
+                         f"{r['seconds']} | {r['requests']} | {r['answered'].get('200', 0)} | "
+                         f"{r['answered'].get('500', 0)} | {r['answered'].get('hang', 0)} | {r['retries']} | "
+                         f"{r['fetched_200']} | {r['tree_pages']} | {len(r['fetched_not_in_tree'])} | "
+                         f"{sum(t['count'] for t in r['tracebacks'])} |")
+        lines += ["", "| failing page | kind | requests | recorded | logged |", "|---|---|---:|---|---|"]
+        lines += [f"| {path} | {p['kind']} | {p['requests']} | {p['recorded']} | {'yes' if p['logged'] else 'no'} |"
+                  for path, p in fl["permanently_failed"].items()]
+        for label in ("control", "flaky"):
+            if f[label]["fetched_not_in_tree"]:
+                lines += ["", f"Fetched (200) but missing from the {label} crawl's tree: "
+                          + "; ".join(f"{p} ({why})" for p, why in f[label]["fetched_not_in_tree"].items()) + "."]
+        if fl["lost_vs_control"]:
+            lines += ["", "In the control's tree, not in the flaky crawl's: "
+                      + "; ".join(f"{p} ({why})" for p, why in fl["lost_vs_control"].items()) + "."]
+        lines += _traceback_lines(fl["tracebacks"])
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenarios", nargs="*", choices=["hostile", "flaky"], default=["hostile", "flaky"])
+    ap.add_argument("--sites", nargs="*", default=FLAKY_SITES, help="tests/sites fixtures of the flaky scenario")
+    ap.add_argument("--write", action="store_true", help=f"write {RESULTS.name} and {TABLE.name}")
+    ap.add_argument("--keep", action="store_true", help="keep the work folder (logs, items, site)")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="skeleton-faults-"))
+    scenarios: dict[str, Any] = {}
+    if "hostile" in args.scenarios:
+        scenarios["hostile"] = hostile(work)
+        print(f"hostile: {scenarios['hostile']['bars']}", flush=True)
+    if "flaky" in args.scenarios:
+        scenarios["flaky"] = {}
+        for site in args.sites:
+            scenarios["flaky"][site] = flaky(work, site)
+            print(f"flaky {site}: {scenarios['flaky'][site]['flaky']['bars']}", flush=True)
+    out = {"commit": commit(), "command": COMMAND, "crawl_settings": CRAWL_SETTINGS, "scenarios": scenarios}
+    print(markdown(out))
+    if args.write:
+        previous = json.loads(RESULTS.read_text()).get("scenarios", {}) if RESULTS.exists() else {}
+        if "flaky" in scenarios:  # --sites replaces only those sites' entries
+            scenarios["flaky"] = {**previous.get("flaky", {}), **scenarios["flaky"]}
+        merged = {**previous, **scenarios}
+        out["scenarios"] = {k: merged[k] for k in ("hostile", "flaky") if k in merged}
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+        TABLE.write_text(markdown(out))
+        print(f"wrote {RESULTS} and {TABLE}")
+    if args.keep:
+        print(f"work folder kept: {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
