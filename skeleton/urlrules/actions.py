@@ -116,12 +116,10 @@ _EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$")
 _SPACES = re.compile(r"\s+")
 _STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
 _REL_A = etree.XPath('//a[@href][@rel]')
-_CARD = ("contains(concat(' ', normalize-space(@class), ' '), ' vcard ') and "
-         "contains(concat(' ', normalize-space(@class), ' '), ' author ')")
 _TAG_CLOUD = "contains(concat(' ', normalize-space(@class), ' '), ' tag-cloud-link ')"
 #: parts of a class name (split at ``-`` and ``_``) that mark a post's byline
 BYLINE_CLASS_PARTS = frozenset({"author", "authors", "byline"})
-_VIEW_MARKUP_A = etree.XPath(f"//*[{_CARD}]//a[@href] | //a[@href][{_TAG_CLOUD}]")
+_TAG_CLOUD_A = etree.XPath(f"//a[@href][{_TAG_CLOUD}]")
 _BYLINE_CANDIDATES = etree.XPath("//*[contains(@class, 'author') or contains(@class, 'byline')]")
 _CLASS_PARTS = re.compile(r"[-_\s]+")
 _ALL_A = etree.XPath("//a[@href]")
@@ -249,9 +247,9 @@ def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
     URLs the page links only as views. Marked by markup (``"rel"``): ``rel`` ``tag``,
     ``author``, ``archives`` or ``search`` (HTML link types), unless ``category``
     too (WordPress's ``rel="category tag"`` names the post's section), the links of
-    a post's byline (the hCard microformat: an element with the classes ``author``
-    and ``vcard``, as Pelican and WordPress themes mark it; an element whose class
-    name has a part in :data:`BYLINE_CLASS_PARTS`, as ``md-post__authors``) and the
+    a post's byline (an element whose class name has a part in
+    :data:`BYLINE_CLASS_PARTS`: the hCard ``vcard author`` of Pelican and WordPress
+    themes, MkDocs Material's ``md-post__authors``) and the
     links of a WordPress tag cloud (class ``tag-cloud-link``, which WordPress itself
     writes on every tag cloud link, whatever the theme). Marked by a label
     (``"label"``, :data:`VIEW_LABELS`): the links of an element whose whole text
@@ -267,7 +265,7 @@ def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
         return {}
     labelled = set(_labelled_anchors(root))
     rels = any(set((a.get("rel") or "").lower().split()) & VIEW_RELS for a in _REL_A(root))
-    markup = set(_VIEW_MARKUP_A(root)) | _byline_anchors(root)
+    markup = set(_TAG_CLOUD_A(root)) | _byline_anchors(root)
     if not (labelled or rels or markup):
         return {}
     kinds: dict[str, str] = {}
