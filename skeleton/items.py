@@ -23,7 +23,11 @@ class PageItem(scrapy.Item):
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
     ('non_html', 'empty', 'binary', 'unparsable', 'error'), or why it is no node
     ('form': it answers with a form only; 'language': a copy in another
-    language), else it is None.
+    language), or 'failed' for a page that could not be fetched for good, else
+    it is None. ``status`` (failed pages only) says why a page failed: its HTTP
+    status code as a string (``"500"``, ``"404"``) or the error kind
+    (``"timeout"``, ``"dns"``, ``"connection_refused"``, ...: see
+    ``skeleton.spiders.skeleton.failure_status``).
     ``nav_blocks`` lists the page's CHD-HD hyperlink blocks as ``{"xpath",
     "class", "links"}`` dicts (class: nav_menu, nav_list, content or other).
     ``sections`` (with ``SKELETON_SCHEMA_ENABLED``, parsed pages only) lists the
@@ -43,6 +47,7 @@ class PageItem(scrapy.Item):
     confidence = scrapy.Field()
     candidates = scrapy.Field()
     reason = scrapy.Field()
+    status = scrapy.Field()
     nav_blocks = scrapy.Field()
     sections = scrapy.Field()
     blocks = scrapy.Field()

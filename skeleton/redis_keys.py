@@ -2,7 +2,10 @@
 
 A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
 scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
-(hash: page URL -> JSON page record), ``:offers`` (hash: child URL -> JSON list
+(hash: page URL -> JSON page record; a page that failed for good has a record
+with ``reason`` ``failed`` and its ``status``), ``:failed`` (hash: the URL of each
+page whose record is a failed one -> its status: an HTTP status code or an error
+kind, ``skeleton.pipelines.tree``), ``:offers`` (hash: child URL -> JSON list
 of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
 ``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
 "depth"}``, the tree resolved when the crawl finished), ``:aliases`` (hash: a URL that
@@ -112,6 +115,10 @@ class CrawlKeys:
         return self._key("pages")
 
     @property
+    def failed(self) -> str:
+        return self._key("failed")
+
+    @property
     def offers(self) -> str:
         return self._key("offers")
 
@@ -181,4 +188,4 @@ class CrawlKeys:
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
-                self.leases, self.inflight, self.dead)
+                self.leases, self.inflight, self.dead, self.failed)

@@ -3,6 +3,11 @@
 ``build_tree`` nests the fetched pages under the root following each page's
 resolved parent (:mod:`skeleton.hierarchy.resolve`); ``render_text`` prints the
 tree as an indented outline and ``render_csv`` as one row per page.
+
+A page that failed for good (record ``reason`` ``failed``, its ``status`` an HTTP
+status code or an error kind) is a broken node: ``"broken": true`` and its
+``"status"`` in JSON, ``[failed STATUS]`` after its URL in the outline, its status
+in the CSV column ``status`` (empty for the pages fetched).
 """
 from __future__ import annotations
 
@@ -11,15 +16,26 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CSV_COLUMNS", "build_tree", "render_csv", "render_text", "tree_rows"]
+from skeleton.hierarchy.resolve import FAILED_REASON
+
+__all__ = ["CSV_COLUMNS", "build_tree", "failed_status", "render_csv", "render_text", "tree_rows"]
 
 #: the columns of the CSV export, one row per page of the tree
-CSV_COLUMNS = ("url", "title", "parent", "depth", "children", "is_navigation")
+CSV_COLUMNS = ("url", "title", "parent", "depth", "children", "is_navigation", "status")
+
+
+def failed_status(record: Any) -> str | None:
+    """The status of a failed page's record (``"500"``, ``"timeout"``...; ``"error"``
+    when it names none), None for a page fetched."""
+    if not isinstance(record, Mapping) or record.get("reason") != FAILED_REASON:
+        return None
+    return str(record.get("status") or "error")
 
 
 def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
                edges: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The tree ``{"url", "title", "depth", "children"}`` of the fetched pages reachable
+    """The tree ``{"url", "title", "depth", "children"}`` (and ``"broken": true``,
+    ``"status"`` for a failed page) of the recorded pages reachable
     from ``root`` through kept edges, children sorted by URL; ``None`` if the
     root page was not fetched. Pages whose parent was not fetched are dropped
     with their subtrees; every page appears at most once, so this never loops."""
@@ -32,8 +48,12 @@ def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
             children.setdefault(parent, []).append(child)
 
     def node(url: str, depth: int) -> dict[str, Any]:
-        return {"url": url, "title": str(pages[url].get("title") or ""), "depth": depth,
-                "children": []}
+        entry = {"url": url, "title": str(pages[url].get("title") or ""), "depth": depth,
+                 "children": []}
+        status = failed_status(pages[url])
+        if status is not None:
+            entry.update(broken=True, status=status)
+        return entry
 
     top = node(root, 0)
     placed = {root}
@@ -50,7 +70,8 @@ def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
 
 
 def render_text(tree: Mapping[str, Any] | None, indent: str = "  ") -> str:
-    """An outline, one page a line: ``title <url>``, indented by depth."""
+    """An outline, one page a line: ``title <url>``, indented by depth, and
+    `` [failed STATUS]`` for a broken page."""
     if tree is None:
         return ""
     lines = []
@@ -58,7 +79,8 @@ def render_text(tree: Mapping[str, Any] | None, indent: str = "  ") -> str:
     while stack:
         entry, level = stack.pop()
         title = entry.get("title") or "(untitled)"
-        lines.append(f"{indent * level}{title} <{entry['url']}>")
+        mark = f" [failed {entry.get('status') or 'error'}]" if entry.get("broken") else ""
+        lines.append(f"{indent * level}{title} <{entry['url']}>{mark}")
         stack.extend((child, level + 1) for child in reversed(entry.get("children", [])))
     return "\n".join(lines) + "\n"
 
@@ -73,7 +95,8 @@ def tree_rows(tree: Mapping[str, Any] | None,
         record = pages.get(entry["url"], {})
         rows.append({"url": entry["url"], "title": entry.get("title", ""), "parent": parent,
                      "depth": entry.get("depth", 0), "children": len(entry.get("children", [])),
-                     "is_navigation": bool(record.get("is_navigation"))})
+                     "is_navigation": bool(record.get("is_navigation")),
+                     "status": failed_status(record) or ""})
         stack.extend((child, entry["url"]) for child in reversed(entry.get("children", [])))
     return rows
 

@@ -79,5 +79,24 @@ def test_csv_has_one_row_per_page_with_parent_and_depth() -> None:
     p[R + "a"]["is_navigation"] = True
     edges = {R + "a": edge(R, 1), R + "a/1": edge(R + "a", 2)}
     assert render_csv(build_tree(R, p, edges), p).splitlines() == [
-        "url,title,parent,depth,children,is_navigation",
-        f"{R},HOME,,0,1,False", f"{R}a,A,{R},1,1,True", f"{R}a/1,1,{R}a,2,0,False"]
+        "url,title,parent,depth,children,is_navigation,status",
+        f"{R},HOME,,0,1,False,", f"{R}a,A,{R},1,1,True,", f"{R}a/1,1,{R}a,2,0,False,"]
+
+
+def test_failed_pages_are_broken_nodes_in_every_export() -> None:
+    p = pages(R, R + "a", R + "gone", R + "late")
+    p[R + "gone"].update(title="", reason="failed", status="500")
+    p[R + "late"].update(title="", reason="failed", status="timeout")
+    edges = {R + "a": edge(R, 1), R + "gone": edge(R, 1), R + "late": edge(R + "a", 2)}
+    tree = build_tree(R, p, edges)
+    assert tree == {"url": R, "title": "HOME", "depth": 0, "children": [
+        {"url": R + "a", "title": "A", "depth": 1, "children": [
+            {"url": R + "late", "title": "", "depth": 2, "children": [], "broken": True,
+             "status": "timeout"}]},
+        {"url": R + "gone", "title": "", "depth": 1, "children": [], "broken": True, "status": "500"}]}
+    assert render_text(tree) == (
+        "HOME <http://s/>\n  A <http://s/a>\n    (untitled) <http://s/late> [failed timeout]\n"
+        "  (untitled) <http://s/gone> [failed 500]\n")
+    assert render_csv(tree, p).splitlines()[1:] == [
+        f"{R},HOME,,0,2,False,", f"{R}a,A,{R},1,1,False,", f"{R}late,,{R}a,2,0,False,timeout",
+        f"{R}gone,,{R},1,0,False,500"]

@@ -1,10 +1,13 @@
 """``scrapy status``: progress of a crawl recorded in Redis, running or finished,
-and the queue entries moved aside as dead letters (:mod:`skeleton.queue`)."""
+the pages that failed for good (``failed pages``, counted in the pages done, and
+``failed by status`` in JSON: HTTP status or error kind -> pages) and the queue
+entries moved aside as dead letters (:mod:`skeleton.queue`)."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import Any
 
 from scrapy.commands import ScrapyCommand
@@ -34,15 +37,17 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
         alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
         pipe = server.pipeline(transaction=False)
         pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.offers)
-        pipe.type(keys.dupefilter).llen(keys.dead)
-        pages, queued, in_flight, edges, df_type, dead_kept = pipe.execute()
+        pipe.type(keys.dupefilter).llen(keys.dead).hvals(keys.failed)
+        pages, queued, in_flight, edges, df_type, dead_kept, failed = pipe.execute()
         dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if text(df_type) == "set"
                       else f"bloom filter, {server.strlen(keys.dupefilter)} bytes"
                       if text(df_type) == "string" else "empty")
     return {"crawl": keys.crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
             "state": _state(meta, alive), "started": meta.get("started", ""),
             "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
-            "pages done": int(pages), "queued": int(queued), "in flight": int(in_flight),
+            "pages done": int(pages), "failed pages": len(failed),
+            "failed by status": dict(sorted(Counter(map(text, failed)).items())),
+            "queued": int(queued), "in flight": int(in_flight),
             "workers alive": alive, "offered pages": int(edges), "dupefilter": dupefilter,
             "dead letters": max(int(meta.get(META_DEAD_LETTERS) or 0), int(dead_kept)),
             "dead letters key": keys.dead}
@@ -60,7 +65,8 @@ class Command(ScrapyCommand):
 
     def long_desc(self) -> str:
         return ("Show a crawl recorded in Redis (the only or most recently started crawl "
-                "unless --crawl is given), running or finished: pages done, requests "
+                "unless --crawl is given), running or finished: pages done (failed pages "
+                "among them, by HTTP status or error kind), requests "
                 "queued and in flight, workers alive, skeleton size, start and end, and "
                 "the queue entries moved aside as dead letters (bad or foreign entries).")
 
@@ -77,6 +83,10 @@ class Command(ScrapyCommand):
             sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
             return
         dead_key = status.pop("dead letters key")
+        by_status = status.pop("failed by status")
+        if by_status:
+            status["failed pages"] = (f"{status['failed pages']} ("
+                                      + ", ".join(f"{k}: {n}" for k, n in by_status.items()) + ")")
         if status["dead letters"]:
             status["dead letters"] = f"{status['dead letters']} (newest in {dead_key})"
         width = max(len(k) for k in status)

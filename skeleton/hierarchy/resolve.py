@@ -18,7 +18,13 @@ from .features import FEATURES, candidate_edges
 from .scoring import edge_weights
 from .views import view_pages
 
-__all__ = ["NOT_NODES", "resolve_tree"]
+__all__ = ["FAILED_REASON", "NOT_NODES", "resolve_tree"]
+
+#: page ``reason`` of a page that failed for good (an HTTP error after retries, a
+#: timeout, a DNS or connection error; its record's ``status`` says which): a node,
+#: placed under a page that offered it; it offers nothing itself, so it is a leaf
+#: unless other pages file pages under it (a nested list, a breadcrumb)
+FAILED_REASON = "failed"
 
 #: page ``reason``s of pages that are never nodes: a page that answers with a form
 #: only (:func:`skeleton.urlrules.actions.form_only`) and a copy of the site in
@@ -32,7 +38,10 @@ def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
     """child URL -> ``{"parent", "depth"}`` for every fetched page reachable from
     ``root`` through the offers (the root itself is not a key), except the later
     pages of a paginated listing and the views, which are no nodes, and the pages
-    whose ``reason`` is in ``NOT_NODES``."""
+    whose ``reason`` is in ``NOT_NODES``. A page that failed (``FAILED_REASON``) is a
+    node like any other: it has no offers, evidence or links of its own, so it is
+    placed by the offers of the pages that linked it, and a page another page files
+    under it (a nested list, a breadcrumb) may hang from it."""
     if root not in pages:
         return {}
     pages = {url: page for url, page in pages.items()

@@ -12,6 +12,12 @@ and short lists first; a site-wide menu or an A-Z index of thousands is dropped
 first), so the kept offers never depend on the order pages arrive in. Offers to
 the crawl's root are never kept.
 
+A page that failed for good (the spider's errback: an HTTP error after retries, a
+timeout, a DNS or connection error) comes as an item with ``reason`` ``failed``
+and its ``status`` and is stored the same way, its URL and status also in
+``:failed``; it never replaces the record of a page fetched (by another worker,
+under another URL), and the page's record replaces it when a later fetch works.
+
 The tree is not decided here: when the crawl finishes, the worker that records
 its end resolves the tree from every page and offer
 (:func:`skeleton.hierarchy.resolve.resolve_tree`) and stores it in ``:tree``;
@@ -45,6 +51,7 @@ from skeleton.queue import workers_alive
 from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
+from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.tree_store import resolve_recorded_tree, store_tree
 
 if TYPE_CHECKING:
@@ -58,10 +65,14 @@ __all__ = ["TreePipeline", "OFFER_SCRIPT", "BASE_MISMATCH", "page_record", "refu
 logger = logging.getLogger(__name__)
 
 #: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
-#: stored). ARGV: root, page URL, page record, the bound, ``weak`` ("1": a record
-#: named by a canonical link, kept only when the page has no record of its own
-#: yet), then (child, offer JSON, offer key, offer identity) quadruples. Returns
-#: the number of children whose offers changed.
+#: analysed) and failed (URL -> status of the pages whose record is a failed one).
+#: ARGV: root, page URL, page record, the bound, the kind of record ("0": a page
+#: analysed; "1": a record named by a canonical link, kept only when the page has
+#: no record of its own yet; "2": a page that failed for good, ``FAILED_REASON``,
+#: kept only when the page has no record or a failed one: a page fetched once is
+#: never replaced by a failure, a failed one always by the page), then (child,
+#: offer JSON, offer key, offer identity) quadruples. Returns the number of
+#: children whose offers changed.
 OFFER_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
@@ -71,9 +82,25 @@ local function less(a, b)
   end
   return #a < #b
 end
-if KEYS[3] then redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
-if ARGV[5] == '1' and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return 0 end
+local kind = ARGV[5]
+if KEYS[3] and kind ~= '2' then redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
+if kind ~= '0' then
+  local old = redis.call('HGET', KEYS[1], ARGV[2])
+  if old then
+    local ok, record = pcall(cjson.decode, old)
+    local failed = ok and type(record) == 'table' and record.reason == 'failed'
+    if not failed then return 0 end
+  end
+end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+if KEYS[4] then
+  if kind == '2' then
+    local record = cjson.decode(ARGV[3])
+    redis.call('HSET', KEYS[4], ARGV[2], tostring(record.status or ''))
+  else
+    redis.call('HDEL', KEYS[4], ARGV[2])
+  end
+end
 local bound = tonumber(ARGV[4])
 local changed = 0
 for i = 6, #ARGV - 3, 4 do
@@ -237,15 +264,17 @@ class TreePipeline:
                    if isinstance(alias, str) and alias and alias != record["url"]}
         # a page stored under the URL its canonical link names (an AMP or print copy)
         # never replaces that page's own record
+        kind = "2" if record.get("reason") == FAILED_REASON else "1" if aliases else "0"
         args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True),
-                MAX_OFFERS, "1" if aliases else "0"]
+                MAX_OFFERS, kind]
         for child, offer in sorted(offers.items()):
             args += [child, json.dumps(offer, ensure_ascii=False, sort_keys=True), offer_key(offer),
                      f"{offer['from']}\x00{offer['parent']}"]
         try:
             if aliases:  # the page's canonical link renamed it: its URL is an alias
                 self.server.hset(self.keys.aliases, mapping=aliases)
-            self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta], args=args)
+            self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed],
+                        args=args)
         except outage.REDIS_ERRORS as exc:
             outage.redis_down(self.crawler, exc, "storing a page")
             raise

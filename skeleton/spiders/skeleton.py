@@ -30,6 +30,13 @@ A link whose href cannot be read as a URL (``http://[::1``, ``http://host:99999/
 skipped and counted in the stat ``skeleton/links/unparsable``; the page is analysed
 as usual, with that link read as a link to no page (SEW's type *other*, as a
 ``javascript:`` link).
+
+A page that fails for good (an HTTP error after Scrapy's retries, a timeout, a DNS
+or connection error) is recorded as a page with ``reason`` ``failed`` and its
+``status`` (:func:`failure_status`): a broken leaf of the tree under the page that
+linked it. Counted in ``skeleton/failed_pages`` and ``skeleton/failed_pages/STATUS``
+(``skeleton/fetch_failed`` counts every errback, the requests filtered on purpose
+too: robots.txt, offsite).
 """
 from __future__ import annotations
 
@@ -39,13 +46,19 @@ from typing import Any, Self
 
 import scrapy
 from scrapy.crawler import Crawler
-from scrapy.exceptions import IgnoreRequest, UsageError
+from scrapy.exceptions import (CannotResolveHostError, DownloadCancelledError,
+                               DownloadConnectionRefusedError, DownloadFailedError,
+                               DownloadTimeoutError, IgnoreRequest, ResponseDataLossError,
+                               UsageError)
 from scrapy.http import Response
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet import error
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
+from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
@@ -67,7 +80,7 @@ from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.language import ANY_LANGUAGE, page_language, primary_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 
-__all__ = ["SkeletonSpider", "UNPARSABLE_REASON"]
+__all__ = ["SkeletonSpider", "UNPARSABLE_REASON", "failure_status"]
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +93,37 @@ META_KNOWN, META_TEMPLATE = "skeleton_known", "skeleton_template"
 META_LANG = "skeleton_lang"
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
 UNPARSABLE_REASON = "links/unparsable"
+
+
+#: error kinds of :func:`failure_status`, most specific first (Scrapy's download
+#: errors and the Twisted errors they wrap)
+_ERROR_KINDS: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
+    ((DownloadTimeoutError, error.TimeoutError, error.TCPTimedOutError), "timeout"),
+    ((CannotResolveHostError, error.DNSLookupError), "dns"),
+    ((DownloadConnectionRefusedError, error.ConnectionRefusedError), "connection_refused"),
+    ((ResponseDataLossError,), "data_loss"),
+    ((DownloadCancelledError,), "cancelled"),
+    ((DownloadFailedError, error.ConnectError, error.ConnectionLost, error.ConnectionDone),
+     "connection_error"),
+)
+
+
+def failure_status(failure: Failure) -> str | None:
+    """Why a request failed for good, as recorded with its page: the HTTP status
+    code of an HTTP error (after retries; ``"500"``, ``"404"``), else the error
+    kind (``"timeout"``, ``"dns"``, ``"connection_refused"``, ``"data_loss"``,
+    ``"cancelled"``: over ``DOWNLOAD_MAXSIZE``, ``"connection_error"``, or
+    ``"error"``); None for a request filtered on purpose (any other
+    ``IgnoreRequest``: robots.txt, offsite, too many redirects), which is no page."""
+    if failure.check(HttpError):
+        response = getattr(failure.value, "response", None)
+        return str(getattr(response, "status", "") or "error")
+    if failure.check(IgnoreRequest):
+        return None
+    for kinds, name in _ERROR_KINDS:
+        if failure.check(*kinds):
+            return name
+    return "error"
 
 
 def _base_url(base: str | None) -> str:
@@ -202,14 +246,29 @@ class SkeletonSpider(scrapy.Spider):
                              meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: [],
                                    META_TEMPLATE: [], META_LANG: self.language})
 
-    def failed(self, failure: Failure) -> None:
-        """Errback: the request is done without a page (download error, HTTP error,
-        robots.txt): its queue lease is acknowledged."""
+    def failed(self, failure: Failure) -> Iterator[PageItem]:
+        """Errback. A request filtered on purpose (robots.txt, offsite) is done
+        without a page: its queue lease is acknowledged. A page that failed for good
+        (an HTTP error after retries, a timeout, a DNS or connection error) is an
+        item with ``reason`` ``failed`` and its ``status`` (:func:`failure_status`),
+        no links: stored as a broken leaf, then its lease acknowledged as a page's."""
         request = failure.request  # type: ignore[attr-defined]
-        if not failure.check(IgnoreRequest):
-            logger.warning("could not fetch %s: %s", request.url, failure.value)
-        self.crawler.stats.inc_value("skeleton/fetch_failed")
-        self.crawler.signals.send_catch_log(request_finished, request=request)
+        stats = self.crawler.stats
+        stats.inc_value("skeleton/fetch_failed")
+        status = failure_status(failure)
+        if status is None:
+            self.crawler.signals.send_catch_log(request_finished, request=request)
+            return
+        logger.warning("could not fetch %s: %s (recorded as failed: %s)",
+                       request.url, failure.value, status)
+        stats.inc_value("skeleton/failed_pages")
+        stats.inc_value(f"skeleton/failed_pages/{status}")
+        yield PageItem(url=canonical(request.url) or request.url,
+                       found_from=request.meta.get(META_PARENT),
+                       found_depth=int(request.meta.get(META_DEPTH) or 0), title="",
+                       is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
+                       reason=FAILED_REASON, status=status, nav_blocks=[], evidence={},
+                       offers={}, lang="", aliases=[])
 
     # -- callback ---------------------------------------------------------------
 

@@ -1,0 +1,155 @@
+"""Pages that fail for good (issue 13): recorded in Redis with their status, broken
+leaves of ``scrapy tree``, counted by ``scrapy status``; a later success replaces
+the failed record."""
+from __future__ import annotations
+
+import functools
+import json
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from helpers import FAST, FIXTURES, SiteHandler, run_scrapy
+
+from skeleton.hierarchy.resolve import FAILED_REASON
+from skeleton.items import PageItem
+from skeleton.pipelines.tree import TreePipeline
+from skeleton.redis_keys import CrawlKeys
+from skeleton.redis_server import connect
+from skeleton.tree_store import load_hash
+
+SITE = FIXTURES / "tinysite"
+#: the tiny site's news section answers 500 to every request, one guide 404, and
+#: the about page never answers (longer than the crawl's DOWNLOAD_TIMEOUT)
+ALWAYS_500 = {"/news/", "/news/index.html"}
+NOT_FOUND = {"/guides/g2.html"}
+HANGS = {"/about.html"}
+HANG_SECONDS = 2.5
+FAULT_SETTINGS = ["-s", "DOWNLOAD_TIMEOUT=1", "-s", "RETRY_TIMES=1"]
+
+
+class FaultyHandler(SiteHandler):
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path in ALWAYS_500:
+            self.send_error(500, "Internal Server Error")
+        elif path in NOT_FOUND:
+            self.send_error(404, "Not Found")
+        elif path in HANGS:
+            time.sleep(HANG_SECONDS)  # the crawler has given up: close without an answer
+        else:
+            super().do_GET()
+
+
+def _nodes(tree: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """URL -> node of a nested tree, with its parent's URL as ``parent``."""
+    out: dict[str, dict[str, Any]] = {}
+    stack = [(tree, None)]
+    while stack:
+        node, parent = stack.pop()
+        out[node["url"]] = {**node, "parent": parent}
+        stack.extend((child, node["url"]) for child in node.get("children", []))
+    return out
+
+
+def test_pages_failing_for_good_are_broken_leaves_in_redis_tree_and_status(serve, tmp_path: Path) -> None:
+    base = serve(handler=functools.partial(FaultyHandler, directory=str(SITE)))
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-a", "crawl=faulty",
+                       "-O", "pages.jsonl", *FAST, *FAULT_SETTINGS], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "'finish_reason': 'finished'" in done.stderr and "Traceback" not in done.stderr
+    assert "'skeleton/failed_pages': 3" in done.stderr
+    assert f"could not fetch {base}guides/g2.html" in done.stderr
+    failed = {base + "news/": "500", base + "guides/g2.html": "404", base + "about.html": "timeout"}
+
+    # in Redis: a page record with reason and status, and the :failed index
+    client = connect({"SKELETON_DATA_DIR": str(tmp_path / ".skeleton-data")})
+    try:
+        keys = CrawlKeys("faulty")
+        pages = load_hash(client, keys.pages)
+        index = {k.decode(): v.decode() for k, v in client.hgetall(keys.failed).items()}
+    finally:
+        client.close()
+    assert index == failed
+    for url, status in failed.items():
+        assert pages[url]["reason"] == FAILED_REASON and pages[url]["status"] == status
+        assert pages[url]["nav_links"] == [] and pages[url]["found_from"]
+    assert pages[base + "guides/g2.html"]["found_from"] == base + "guides/"
+    fed = {json.loads(line)["url"]: json.loads(line) for line in
+           (tmp_path / "pages.jsonl").read_text("utf-8").splitlines()}
+    assert {url: fed[url]["status"] for url in failed} == failed
+
+    # scrapy tree: broken leaves under the page that offered them; nothing fetched is lost
+    done = run_scrapy(["tree", "--crawl", "faulty"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    nodes = _nodes(json.loads(done.stdout))
+    assert set(nodes) == set(pages)  # every recorded page, fetched or failed, is a node
+    for url, status in failed.items():
+        assert nodes[url]["broken"] is True and nodes[url]["status"] == status
+        offerers = {base, pages[url]["found_from"]}
+        assert nodes[url]["parent"] in offerers
+    assert nodes[base + "guides/g2.html"]["parent"] == base + "guides/"
+    assert nodes[base + "about.html"]["children"] == [] == nodes[base + "guides/g2.html"]["children"]
+    assert not any(n.get("broken") for url, n in nodes.items() if url not in failed)
+    assert nodes[base + "news/"]["parent"] == base  # a section failing: its pages are never fetched
+    done = run_scrapy(["tree", "--crawl", "faulty", "--format", "text"], tmp_path)
+    lines = done.stdout.splitlines()
+    assert f"  (untitled) <{base}about.html> [failed timeout]" in lines
+    guides = lines.index(f"  Guides <{base}guides/>")
+    assert f"    (untitled) <{base}guides/g2.html> [failed 404]" in lines[guides:]
+    assert sum("[failed " in line for line in lines) == 3
+    done = run_scrapy(["tree", "--crawl", "faulty", "-o", "tree.csv"], tmp_path)
+    rows = (tmp_path / "tree.csv").read_text("utf-8").splitlines()
+    assert rows[0].endswith(",status") and f"{base}guides/g2.html,,{base}guides/,2,0,False,404" in rows
+
+    # scrapy status: the count, by status
+    done = run_scrapy(["status", "--crawl", "faulty", "--json"], tmp_path)
+    status = json.loads(done.stdout)
+    assert status["failed pages"] == 3
+    assert status["failed by status"] == {"404": 1, "500": 1, "timeout": 1}
+    assert status["pages done"] == len(pages)
+    done = run_scrapy(["status", "--crawl", "faulty"], tmp_path)
+    assert "failed pages:  3 (404: 1, 500: 1, timeout: 1)" in done.stdout
+
+
+def _item(url: str, **fields: Any) -> PageItem:
+    item = PageItem(url=url, found_from=ROOT, found_depth=1, title="", is_navigation=False,
+                    nav_links=[], confidence=0.0, candidates=0, reason=None, nav_blocks=[],
+                    evidence={}, offers={}, lang="", aliases=[])
+    item.update(fields)
+    return item
+
+
+ROOT = "http://s/"
+
+
+def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client, redis_settings) -> None:
+    spider = SimpleNamespace(crawl_id="test-failed-replaced", base=ROOT, mode="sew",
+                             max_depth=None, max_pages=None, model=None)
+    pipeline = TreePipeline(SimpleNamespace(spider=spider, settings=redis_settings), redis_client)
+    keys = pipeline.keys
+    redis_client.delete(*keys.all())
+    page, other = ROOT + "a", ROOT + "b"
+
+    def records() -> tuple[dict[str, Any], dict[bytes, bytes], int]:
+        return (load_hash(redis_client, keys.pages), redis_client.hgetall(keys.failed),
+                int(redis_client.hget(keys.meta, "fetched") or 0))
+
+    pipeline.process_item(_item(page, reason=FAILED_REASON, status="503"))
+    pages, failed, fetched = records()
+    assert pages[page]["status"] == "503" and failed == {page.encode(): b"503"} and fetched == 0
+    pipeline.process_item(_item(page, reason=FAILED_REASON, status="timeout"))  # failed again
+    assert records()[1] == {page.encode(): b"timeout"}
+    pipeline.process_item(_item(page, title="A"))  # another worker, or a resumed crawl, fetches it
+    pages, failed, fetched = records()
+    assert pages[page]["title"] == "A" and pages[page]["reason"] is None and failed == {} and fetched == 1
+    pipeline.process_item(_item(page, reason=FAILED_REASON, status="500"))  # a later failure
+    pages, failed, _ = records()
+    assert pages[page]["title"] == "A" and failed == {}
+    # a record a canonical link names replaces a failed one too
+    pipeline.process_item(_item(other, reason=FAILED_REASON, status="404"))
+    pipeline.process_item(_item(other, title="B", aliases=[ROOT + "b.amp"]))
+    pages, failed, _ = records()
+    assert pages[other]["title"] == "B" and failed == {}
+    redis_client.delete(*keys.all())
