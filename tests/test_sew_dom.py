@@ -255,6 +255,15 @@ def test_huge_pages_are_truncated() -> None:
     assert [href for href, _ in anchors(root)] == ["first.html"]
 
 
+@pytest.mark.parametrize("stray", ["</html>", "</body>", "</body></html>", "</BODY >", "</html\n>"])
+def test_links_after_a_stray_document_end_tag_are_read(stray: str) -> None:
+    page = (f'<html><head><title>T</title></head><body><a href="a.html">A</a>{stray}'
+            f'<p>after <a href="b.html">B</a></p></body></html>\n<a href="c.html">C</a>')
+    root = parse_html(page.encode("utf-8"))
+    assert anchors(root) == [("a.html", "A"), ("b.html", "B"), ("c.html", "C")]
+    assert page_title(root) == "T" and len(root.findall("body")) == 1
+
+
 def test_page_title() -> None:
     assert page_title(None) == ""
     assert page_title(parse_html(b"<html><body>no title</body></html>")) == ""

@@ -40,6 +40,9 @@ _TEXT_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
          (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
          (codecs.BOM_UTF16_BE, "utf-16-be"))
+#: ``</body>`` and ``</html>`` are dropped before parsing: libxml2 ignores everything
+#: after a stray one mid-page, browsers keep reading (the parser closes both at the end).
+_DOCUMENT_END_TAGS = re.compile(r"</(?:body|html)\b[^>]*>", re.I)
 _TITLE_XPATH = "string(//title)"
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.I)
 
@@ -150,6 +153,7 @@ def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element
     else:
         text = body[:MAX_PARSE_BYTES]
     text = _XML_DECLARATION.sub("", text.replace("\x00", ""), count=1)  # NUL ends libxml2's input
+    text = _DOCUMENT_END_TAGS.sub("", text)
     if not text.strip():
         return None
     try:
