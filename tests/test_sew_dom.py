@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from skeleton.sew.dom import MAX_PARSE_BYTES, decode_html, looks_binary, page_title, parse_html
+from skeleton.sew.dom import MAX_NESTING, MAX_PARSE_BYTES, decode_html, looks_binary, page_title, parse_html
 from skeleton.sew.links import extract_links
 
 CAFE = "Café Zürich – €5"
@@ -262,6 +262,28 @@ def test_links_after_a_stray_document_end_tag_are_read(stray: str) -> None:
     root = parse_html(page.encode("utf-8"))
     assert anchors(root) == [("a.html", "A"), ("b.html", "B"), ("c.html", "C")]
     assert page_title(root) == "T" and len(root.findall("body")) == 1
+
+
+@pytest.mark.parametrize("tag", ["div", "span", "DIV"])
+def test_nesting_deeper_than_libxml2_keeps_is_flattened(tag: str) -> None:
+    levels = 6000
+    page = (f'<html><body><a href="top.html">Top</a>' + f"<{tag} class=x>" * levels
+            + '<a href="deep.html">Deep</a>' + f"</{tag}>" * levels
+            + '<nav><a href="s1.html">S1</a><a href="s2.html">S2</a></nav></body></html>')
+    root = parse_html(page.encode("utf-8"))
+    assert [href for href, _ in anchors(root)] == ["top.html", "deep.html", "s1.html", "s2.html"]
+    deep = root.xpath("//a[@href='deep.html']")[0]
+    assert len(list(deep.iterancestors())) == MAX_NESTING + 2  # html, body, MAX_NESTING divs
+    nav = root.xpath("//nav")[0]
+    assert nav.getparent().tag == "body"
+
+
+def test_nesting_within_the_limit_is_kept() -> None:
+    levels = MAX_NESTING
+    page = ("<html><body>" + "<div>" * levels + '<a href="deep.html">Deep</a>' + "</div>" * levels
+            + "</body></html>")
+    deep = parse_html(page.encode("utf-8")).xpath("//a")[0]
+    assert len(list(deep.iterancestors())) == levels + 2
 
 
 def test_page_title() -> None:

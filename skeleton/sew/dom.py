@@ -43,6 +43,12 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
 #: ``</body>`` and ``</html>`` are dropped before parsing: libxml2 ignores everything
 #: after a stray one mid-page, browsers keep reading (the parser closes both at the end).
 _DOCUMENT_END_TAGS = re.compile(r"</(?:body|html)\b[^>]*>", re.I)
+#: libxml2's HTML parser drops everything below ~2,045 levels of nesting (and, past
+#: them, the rest of the page): ``div`` and ``span`` tags nested deeper than this are
+#: dropped before parsing (their content stays, one level up), leaving room for the
+#: other elements around them.
+MAX_NESTING = 1500
+_NESTING_TAGS = re.compile(r"<(/?)(?:div|span)\b[^>]*>", re.I)
 _TITLE_XPATH = "string(//title)"
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.I)
 
@@ -143,6 +149,29 @@ def decode_html(body: bytes, declared: str | None = None) -> str:
     return body.decode("cp1252", "replace")
 
 
+def _flatten_nesting(text: str) -> str:
+    """``text`` without the ``div``/``span`` start and end tags nested deeper than
+    ``MAX_NESTING`` (one linear scan; pages with fewer such tags are returned as is)."""
+    if text.count("<") <= MAX_NESTING:
+        return text  # too few tags to nest that deep
+    parts: list[str] = []
+    depth = kept = 0
+    for match in _NESTING_TAGS.finditer(text):
+        if match.group(1):  # an end tag
+            deep = depth > MAX_NESTING
+            depth = max(depth - 1, 0)
+        else:
+            depth += 1
+            deep = depth > MAX_NESTING
+        if deep:
+            parts.append(text[kept:match.start()])
+            kept = match.end()
+    if not parts:
+        return text
+    parts.append(text[kept:])
+    return "".join(parts)
+
+
 def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element | None:
     """Parse a page into an lxml tree (plain ``etree`` elements), or ``None`` for
     empty or non-HTML input."""
@@ -153,7 +182,7 @@ def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element
     else:
         text = body[:MAX_PARSE_BYTES]
     text = _XML_DECLARATION.sub("", text.replace("\x00", ""), count=1)  # NUL ends libxml2's input
-    text = _DOCUMENT_END_TAGS.sub("", text)
+    text = _flatten_nesting(_DOCUMENT_END_TAGS.sub("", text))
     if not text.strip():
         return None
     try:
