@@ -161,6 +161,7 @@ def test_binary_input_gives_none() -> None:
 
 def test_looks_binary() -> None:
     assert not looks_binary(b"<html>\x00</html>")  # one stray NUL: text (parse_html drops it)
+    assert looks_binary(b"\x00\x01\x02binary") and looks_binary(b"\x00\x01\x02\x03")
     assert looks_binary(b"\x01\x02\x03\x04" * 10)
     assert not looks_binary(b"<html><body>plain\ttext\r\n</body></html>")
     assert not looks_binary("<p>Café</p>".encode("utf-8"))

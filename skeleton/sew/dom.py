@@ -23,8 +23,8 @@ SNIFF_BYTES = 4096
 #: random bytes (compressed or image data) have ~10 % of them, so the bar stays below
 #: that, while a few stray NULs in an HTML page (browsers render it) stay far under it.
 BINARY_CONTROL_RATIO = 0.05
-#: The ratio is taken over at least this many bytes: a tiny page with one NUL is text.
-BINARY_MIN_SAMPLE = 256
+#: Control bytes allowed on top of the ratio: a tiny page with one stray NUL is text.
+BINARY_STRAY_CONTROLS = 2
 #: UTF-16 without a BOM is recognised by its NUL pattern (ASCII markup: every other
 #: byte zero): at least this share of zeros at the high-byte positions ...
 UTF16_NUL_SHARE = 0.3
@@ -93,7 +93,7 @@ def _wide_codec(body: bytes) -> tuple[str, int] | None:
 
 
 def _too_many_controls(count: int, size: int) -> bool:
-    return count > max(size, BINARY_MIN_SAMPLE) * BINARY_CONTROL_RATIO
+    return count > size * BINARY_CONTROL_RATIO + BINARY_STRAY_CONTROLS
 
 
 def looks_binary(body: bytes) -> bool:
