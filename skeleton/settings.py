@@ -54,9 +54,15 @@ ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 # Frames (skeleton.middlewares.frames): a page's same-site <frame>/<iframe> documents
 # are downloaded and read as part of the page. After decompression (590), before
 # the spider sees the response.
-DOWNLOADER_MIDDLEWARES = {"skeleton.middlewares.frames.FramesMiddleware": 580,
-                          # after Redirect (600) and MetaRefresh (580) on the way in: sees every redirect
-                          "skeleton.middlewares.aliases.RedirectAliasMiddleware": 650}
+DOWNLOADER_MIDDLEWARES = {
+    # Scrapy's meta refresh, reading an unparsable <base href> or refresh URL as no
+    # refresh (skeleton.middlewares.meta_refresh); listed first: same order as before
+    "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+    "skeleton.middlewares.meta_refresh.TolerantMetaRefreshMiddleware": 580,
+    "skeleton.middlewares.frames.FramesMiddleware": 580,
+    # after Redirect (600) and MetaRefresh (580) on the way in: sees every redirect
+    "skeleton.middlewares.aliases.RedirectAliasMiddleware": 650,
+}
 SKELETON_ALIASES_ENABLED = True
 SKELETON_FRAMES_ENABLED = True
 SKELETON_FRAMES_MAX_BYTES = 2_000_000

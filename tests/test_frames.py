@@ -107,6 +107,13 @@ def test_parse_with_frames_survives_missing_and_binary_frames() -> None:
     assert root is not None and extract_links(root, H) == []
 
 
+def test_frames_with_control_characters_in_text_are_inlined() -> None:
+    page = b'<html><body><iframe src="f.html"></iframe>tail\x01</body></html>'
+    frame = b'<html><body>text\x01\x02\x00 <a href="x.html">X</a></body></html>'
+    root = parse_with_frames(page, "http://e.org/", lambda url: frame)
+    assert [link.url for link in extract_links(root, "http://e.org/")] == ["http://e.org/x.html"]
+
+
 def test_findskeleton_reads_a_frameset_site() -> None:
     assert tree("", frames=True) == FRAMESET_TREE
     assert tree("", frames=False) == set()

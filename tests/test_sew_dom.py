@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from skeleton.sew.dom import MAX_PARSE_BYTES, decode_html, looks_binary, page_title, parse_html
+from skeleton.sew.dom import MAX_NESTING, MAX_PARSE_BYTES, decode_html, looks_binary, page_title, parse_html
 from skeleton.sew.links import extract_links
 
 CAFE = "Café Zürich – €5"
@@ -160,7 +160,8 @@ def test_binary_input_gives_none() -> None:
 
 
 def test_looks_binary() -> None:
-    assert looks_binary(b"<html>\x00</html>")
+    assert not looks_binary(b"<html>\x00</html>")  # one stray NUL: text (parse_html drops it)
+    assert looks_binary(b"\x00\x01\x02binary") and looks_binary(b"\x00\x01\x02\x03")
     assert looks_binary(b"\x01\x02\x03\x04" * 10)
     assert not looks_binary(b"<html><body>plain\ttext\r\n</body></html>")
     assert not looks_binary("<p>Café</p>".encode("utf-8"))
@@ -168,8 +169,57 @@ def test_looks_binary() -> None:
     assert not looks_binary(b"<p>" + b"x" * 200 + b"\x01\x02" + b"</p>")
 
 
-def test_nul_bytes_in_bytes_mark_binary_input() -> None:
-    assert parse_html(b'<html><body><a href="a.html">A</a>\x00</body></html>') is None
+def test_stray_nul_bytes_in_bytes_are_dropped() -> None:
+    page = (b'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Nul\x00page</title></head>'
+            b'<body><p>text\x00\x00 more</p><a href="a.html">A</a>\x00<a hr\x00ef="b.html">B</a>'
+            + b"<p>filler</p>" * 40 + b'<a href="c.html">C</a></body></html>')
+    assert not looks_binary(page)
+    root = parse_html(page)
+    assert page_title(root) == "Nulpage"
+    assert anchors(root) == [("a.html", "A"), ("b.html", "B"), ("c.html", "C")]
+
+
+def test_many_nul_bytes_mark_binary_input() -> None:
+    page = b'<html><body><a href="a.html">A</a>' + b"\x00\x01" * 200 + b"</body></html>"
+    assert looks_binary(page)
+    assert parse_html(page) is None
+
+
+def test_random_bytes_are_binary() -> None:
+    rng = random.Random(7)
+    noise = bytes(rng.randrange(256) for _ in range(8192))
+    assert looks_binary(noise)
+    assert looks_binary(b"<html>" + noise)
+
+
+UTF16_PAGE = ('<!DOCTYPE html><html lang="ru"><head><title>Привет</title></head><body>'
+              '<nav><a href="a.html">Café</a><a href="b.html">Б</a></nav>'
+              + "<p>текст text</p>" * 30 + '<a href="c.html">C</a></body></html>')
+
+
+@pytest.mark.parametrize("codec,bom", [
+    ("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
+    ("utf-16-le", b""), ("utf-16-be", b""),
+    ("utf-32-le", codecs.BOM_UTF32_LE), ("utf-32-be", b""), ("utf-32-le", b"")])
+@pytest.mark.parametrize("declared", [None, "utf-16", "utf-8"])
+def test_utf16_and_utf32_are_text(codec: str, bom: bytes, declared: str | None) -> None:
+    body = bom + UTF16_PAGE.encode(codec)
+    assert not looks_binary(body)
+    assert decode_html(body, declared) == UTF16_PAGE
+    root = parse_html(body, declared)
+    assert page_title(root) == "Привет"
+    assert anchors(root) == [("a.html", "Café"), ("b.html", "Б"), ("c.html", "C")]
+
+
+def test_header_naming_utf16_for_ascii_bytes_is_not_believed() -> None:
+    body = b'<html><body><a href="a.html">A</a></body></html>'
+    assert decode_html(body, "utf-16") == body.decode("ascii")
+    assert anchors(parse_html(body, "utf-16le")) == [("a.html", "A")]
+
+
+def test_utf16_with_many_control_characters_is_binary() -> None:
+    body = codecs.BOM_UTF16_LE + ("\x01\x02<p>" * 300).encode("utf-16-le")
+    assert looks_binary(body)
 
 
 def test_nul_characters_in_text_are_removed() -> None:
@@ -204,6 +254,37 @@ def test_huge_pages_are_truncated() -> None:
     body = head + b"<p>" + b"x" * MAX_PARSE_BYTES + b'</p><a href="late.html">Late</a></body></html>'
     root = parse_html(body)
     assert [href for href, _ in anchors(root)] == ["first.html"]
+
+
+@pytest.mark.parametrize("stray", ["</html>", "</body>", "</body></html>", "</BODY >", "</html\n>"])
+def test_links_after_a_stray_document_end_tag_are_read(stray: str) -> None:
+    page = (f'<html><head><title>T</title></head><body><a href="a.html">A</a>{stray}'
+            f'<p>after <a href="b.html">B</a></p></body></html>\n<a href="c.html">C</a>')
+    root = parse_html(page.encode("utf-8"))
+    assert anchors(root) == [("a.html", "A"), ("b.html", "B"), ("c.html", "C")]
+    assert page_title(root) == "T" and len(root.findall("body")) == 1
+
+
+@pytest.mark.parametrize("tag", ["div", "span", "DIV"])
+def test_nesting_deeper_than_libxml2_keeps_is_flattened(tag: str) -> None:
+    levels = 6000
+    page = (f'<html><body><a href="top.html">Top</a>' + f"<{tag} class=x>" * levels
+            + '<a href="deep.html">Deep</a>' + f"</{tag}>" * levels
+            + '<nav><a href="s1.html">S1</a><a href="s2.html">S2</a></nav></body></html>')
+    root = parse_html(page.encode("utf-8"))
+    assert [href for href, _ in anchors(root)] == ["top.html", "deep.html", "s1.html", "s2.html"]
+    deep = root.xpath("//a[@href='deep.html']")[0]
+    assert len(list(deep.iterancestors())) == MAX_NESTING + 2  # html, body, MAX_NESTING divs
+    nav = root.xpath("//nav")[0]
+    assert nav.getparent().tag == "body"
+
+
+def test_nesting_within_the_limit_is_kept() -> None:
+    levels = MAX_NESTING
+    page = ("<html><body>" + "<div>" * levels + '<a href="deep.html">Deep</a>' + "</div>" * levels
+            + "</body></html>")
+    deep = parse_html(page.encode("utf-8")).xpath("//a")[0]
+    assert len(list(deep.iterancestors())) == levels + 2
 
 
 def test_page_title() -> None:

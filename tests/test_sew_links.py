@@ -210,3 +210,24 @@ def test_anchors_without_href_do_not_count_towards_max_links() -> None:
 @pytest.mark.parametrize("html", ["<html></html>", "<html><body><p>no links</p></body></html>"])
 def test_pages_without_links(html: str) -> None:
     assert links_of(html) == []
+
+
+def test_repeated_links_beyond_max_links_do_not_hide_later_new_links() -> None:
+    menu = "".join(f'<a href="m{i}.html#s{j}">M{i}</a>' for j in range(MAX_LINKS // 4 + 10) for i in range(4))
+    tail = '<nav><a href="s1.html">S1</a><a href="m0.html">again</a><a href="s2.html">S2</a></nav>'
+    links = links_of(f"<html><body><div>{menu}</div>{tail}</body></html>")
+    assert len(links) == MAX_LINKS + 2
+    assert [link.number for link in links] == list(range(MAX_LINKS + 2))
+    s1, s2 = links[-2:]
+    assert (s1.sec_name, s2.sec_name) == ("S1", "S2")
+    assert s1.url == "http://example.org/docs/guide/s1.html" and s1.path == ("html", "body", "nav", "a")
+    assert s2.number == s1.number + 1 and s2.depth == 4
+
+
+def test_max_links_bounds_the_distinct_targets_of_a_huge_page() -> None:
+    repeats = '<a href="r.html">R</a>' * (MAX_LINKS + 10)
+    distinct = "".join(f'<a href="p{i}.html">P{i}</a>' for i in range(MAX_LINKS + 10))
+    links = links_of(f"<html><body>{repeats}{distinct}</body></html>")
+    assert len({link.url for link in links}) == MAX_LINKS
+    assert len(links) == 2 * MAX_LINKS - 1
+    assert links[-1].sec_name == f"P{MAX_LINKS - 2}"

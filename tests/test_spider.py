@@ -97,6 +97,24 @@ def test_undecodable_bytes_are_analysed() -> None:
     assert [r.url for r in requests] == ["http://127.0.0.1:9/site/a.html"]
 
 
+NUL_PAGE = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Nul\x00page</title></head>'
+            '<body><p>a\x00b</p><a href="a.html">A</a><a hr\x00ef="b.html">B</a></body></html>')
+
+
+@pytest.mark.parametrize("body, content_type", [
+    (NUL_PAGE.encode("utf-8"), "text/html; charset=utf-8"),
+    (b"\xff\xfe" + NUL_PAGE.encode("utf-16-le"), "text/html"),
+    (NUL_PAGE.encode("utf-16-le"), "text/html; charset=utf-16le"),
+    (NUL_PAGE.encode("utf-16-be"), "text/html"),
+])
+def test_nul_bytes_and_utf16_pages_are_analysed(body, content_type) -> None:
+    spider = make_spider(mode="bfs")
+    items, requests = respond(spider, BASE, body, content_type)
+    assert items[0]["reason"] is None and items[0]["title"] == "Nulpage"
+    assert [r.url for r in requests] == ["http://127.0.0.1:9/site/a.html",
+                                         "http://127.0.0.1:9/site/b.html"]
+
+
 def test_broken_markup_is_analysed() -> None:
     spider = make_spider(mode="bfs")
     body = b"<html><title>x</title><body><ul><li><a href=a.html>A<li><a href='b.html'>B</ul></div></span><p"

@@ -16,17 +16,102 @@ __all__ = ["MAX_PARSE_BYTES", "decode_html", "looks_binary", "parse_html", "page
 #: Pages larger than this are truncated before parsing (huge pages stay bounded).
 MAX_PARSE_BYTES = 5_000_000
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
+#: Bytes read to decide whether a body is text (and in which UTF-16/32 form).
+SNIFF_BYTES = 4096
+#: Binary when more than this share of the sniffed bytes (or, for UTF-16/32, of the
+#: decoded characters) are control bytes other than tab, LF, FF, CR and ESC. Uniformly
+#: random bytes (compressed or image data) have ~10 % of them, so the bar stays below
+#: that, while a few stray NULs in an HTML page (browsers render it) stay far under it.
+BINARY_CONTROL_RATIO = 0.05
+#: Control bytes allowed on top of the ratio: a tiny page with one stray NUL is text.
+BINARY_STRAY_CONTROLS = 2
+#: UTF-16 without a BOM is recognised by its NUL pattern (ASCII markup: every other
+#: byte zero): at least this share of zeros at the high-byte positions ...
+UTF16_NUL_SHARE = 0.3
+#: ... and at most this share at the low-byte positions (0 for ASCII text).
+UTF16_LOW_NUL_SHARE = 0.05
+#: Signatures of formats that are never HTML (gzip, zip, PNG, JPEG, GIF, PDF, WebP/RIFF).
+BINARY_MAGIC = (b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF-", b"RIFF",
+                b"\x7fELF", b"MZ\x90\x00")
+
 _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+_TEXT_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+#: Longest first: the UTF-32 LE BOM starts with the UTF-16 LE one.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"))
+#: ``</body>`` and ``</html>`` are dropped before parsing: libxml2 ignores everything
+#: after a stray one mid-page, browsers keep reading (the parser closes both at the end).
+_DOCUMENT_END_TAGS = re.compile(r"</(?:body|html)\b[^>]*>", re.I)
+#: libxml2's HTML parser drops everything below ~2,045 levels of nesting (and, past
+#: them, the rest of the page): ``div`` and ``span`` tags nested deeper than this are
+#: dropped before parsing (their content stays, one level up), leaving room for the
+#: other elements around them.
+MAX_NESTING = 1500
+_NESTING_TAGS = re.compile(r"<(/?)(?:div|span)\b[^>]*>", re.I)
 _TITLE_XPATH = "string(//title)"
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.I)
 
 
+def _bom(body: bytes) -> tuple[str, int] | None:
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return name, len(bom)
+    return None
+
+
+def _nul_pattern_codec(head: bytes) -> str | None:
+    """``utf-32-le/be`` or ``utf-16-le/be`` when the zero bytes of ``head`` fall at the
+    positions of the high bytes of mostly-ASCII text in that encoding, else None."""
+    size = len(head) - len(head) % 4
+    if size < 8:
+        return None
+    quarter = size / 4
+    zeros = [head[i:size:4].count(0) / quarter for i in range(4)]
+    high, low = UTF16_NUL_SHARE, UTF16_LOW_NUL_SHARE
+    # UTF-32: bytes 2 and 3 (LE) or 0 and 1 (BE) are zero for every BMP character
+    if zeros[2] >= 0.9 and zeros[3] >= 0.9 and zeros[0] <= low:
+        return "utf-32-le"
+    if zeros[0] >= 0.9 and zeros[1] >= 0.9 and zeros[3] <= low:
+        return "utf-32-be"
+    if zeros[1] >= high and zeros[3] >= high and zeros[0] <= low and zeros[2] <= low:
+        return "utf-16-le"
+    if zeros[0] >= high and zeros[2] >= high and zeros[1] <= low and zeros[3] <= low:
+        return "utf-16-be"
+    return None
+
+
+def _wide_codec(body: bytes) -> tuple[str, int] | None:
+    """The UTF-16/32 codec of ``body`` and the BOM length to skip, from a BOM or the
+    NUL pattern (a header or ``<meta>`` naming UTF-16 is believed only with one of
+    them: an ASCII page mislabelled UTF-16 would otherwise decode to CJK noise)."""
+    bom = _bom(body)
+    if bom is not None:
+        return bom if bom[0] != "utf-8" else None
+    codec = _nul_pattern_codec(body[:SNIFF_BYTES])
+    return (codec, 0) if codec else None
+
+
+def _too_many_controls(count: int, size: int) -> bool:
+    return count > size * BINARY_CONTROL_RATIO + BINARY_STRAY_CONTROLS
+
+
 def looks_binary(body: bytes) -> bool:
-    """True when the bytes are unlikely to be text (NUL or many control bytes)."""
-    head = body[:4096]
-    if b"\x00" in head:
+    """True when the bytes are unlikely to be text: more than ``BINARY_CONTROL_RATIO``
+    of the first ``SNIFF_BYTES`` are control bytes. UTF-16/32 (a BOM, or the NUL
+    pattern of UTF-16/32 text) is judged on its decoded characters; a few stray
+    NULs in a text page do not make it binary (:func:`parse_html` drops them)."""
+    head = body[:SNIFF_BYTES]
+    if head.startswith(BINARY_MAGIC):
         return True
-    return len(_BINARY_CONTROL.findall(head)) > len(head) * 0.05
+    wide = _wide_codec(head)
+    if wide is not None:
+        codec, skip = wide
+        text = head[skip:].decode(codec, "replace")
+        return _too_many_controls(len(_TEXT_CONTROL.findall(text)), len(text))
+    if head.startswith(codecs.BOM_UTF8):
+        return False
+    return _too_many_controls(len(_BINARY_CONTROL.findall(head)), len(head))
 
 
 def _known_codec(name: str | bytes | None, from_meta: bool = False) -> str | None:
@@ -38,18 +123,21 @@ def _known_codec(name: str | bytes | None, from_meta: bool = False) -> str | Non
         codec = codecs.lookup(name.strip()).name
     except (LookupError, ValueError):
         return None
-    if from_meta and codec.startswith("utf-16"):
-        return "utf-8"  # HTML Standard: a <meta> can only be read if the page is ASCII-compatible
+    if codec.startswith(("utf-16", "utf-32")):
+        # HTML Standard: a <meta> can only be read if the page is ASCII-compatible; a
+        # real UTF-16/32 body was recognised by its BOM or NUL pattern before, so a
+        # header naming it is mislabelling ASCII-compatible bytes
+        return "utf-8" if from_meta else None
     return codec
 
 
 def decode_html(body: bytes, declared: str | None = None) -> str:
-    """Decode page bytes: BOM, then the declared (HTTP) encoding, then a ``<meta>``
+    """Decode page bytes: BOM, then the NUL pattern of UTF-16/32, then the declared (HTTP) encoding, then a ``<meta>``
     charset, then UTF-8, then cp1252; the last resort replaces bad bytes."""
-    for bom, name in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-                      (codecs.BOM_UTF16_BE, "utf-16-be")):
-        if body.startswith(bom):
-            return body[len(bom):].decode(name, "replace")
+    wide = _wide_codec(body) or _bom(body)
+    if wide is not None:
+        codec, skip = wide
+        return body[skip:].decode(codec, "replace")
     meta = _META_CHARSET.search(body[:4096])
     candidates = [_known_codec(declared), _known_codec(meta.group(1) if meta else None, from_meta=True), "utf-8"]
     for name in candidates:
@@ -61,17 +149,40 @@ def decode_html(body: bytes, declared: str | None = None) -> str:
     return body.decode("cp1252", "replace")
 
 
+def _flatten_nesting(text: str) -> str:
+    """``text`` without the ``div``/``span`` start and end tags nested deeper than
+    ``MAX_NESTING`` (one linear scan; pages with fewer such tags are returned as is)."""
+    if text.count("<") <= MAX_NESTING:
+        return text  # too few tags to nest that deep
+    parts: list[str] = []
+    depth = kept = 0
+    for match in _NESTING_TAGS.finditer(text):
+        if match.group(1):  # an end tag
+            deep = depth > MAX_NESTING
+            depth = max(depth - 1, 0)
+        else:
+            depth += 1
+            deep = depth > MAX_NESTING
+        if deep:
+            parts.append(text[kept:match.start()])
+            kept = match.end()
+    if not parts:
+        return text
+    parts.append(text[kept:])
+    return "".join(parts)
+
+
 def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element | None:
     """Parse a page into an lxml tree (plain ``etree`` elements), or ``None`` for
     empty or non-HTML input."""
     if isinstance(body, bytes):
-        has_bom = body.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-        if not body.strip() or (not has_bom and looks_binary(body)):
+        if not body.strip() or looks_binary(body):
             return None
         text = decode_html(body[:MAX_PARSE_BYTES], declared)
     else:
         text = body[:MAX_PARSE_BYTES]
-    text = _XML_DECLARATION.sub("", text.replace("\x00", ""), count=1)
+    text = _XML_DECLARATION.sub("", text.replace("\x00", ""), count=1)  # NUL ends libxml2's input
+    text = _flatten_nesting(_DOCUMENT_END_TAGS.sub("", text))
     if not text.strip():
         return None
     try:

@@ -39,6 +39,12 @@ _FRAMES = "//frame[@src] | //iframe[@src]"
 #: to fetch without parsing the page (the page is parsed once, later).
 FRAME_SRC_BYTES = re.compile(rb"""<i?frame\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.I)
 _FRAME_ATTRIBUTE = "data-skeleton-frame"
+#: Characters libxml2's HTML parser keeps in text but lxml refuses to assign.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str | None) -> str | None:
+    return _NOT_XML.sub("", text) if text else text
 
 
 def _frame_url(src: str, page_url: str) -> str | None:
@@ -85,7 +91,7 @@ def _frame_content(frame: etree._Element, frame_url: str) -> etree._Element:
     body = frame.find("body")
     source = body if body is not None else frame
     box = etree.Element("div", {_FRAME_ATTRIBUTE: frame_url})
-    box.text = source.text
+    box.text = _xml_text(source.text)
     for child in source:
         if child.tag in ("frameset", "frame", "iframe"):
             continue  # one level only
@@ -122,7 +128,7 @@ def inline_frames(root: etree._Element | None, page_url: str,
         if tree is None or parent is None:
             continue
         box = _frame_content(tree, url)
-        box.tail = el.tail
+        box.tail = _xml_text(el.tail)
         parent.replace(el, box)
         done += 1
     return done

@@ -22,7 +22,10 @@ __all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_na
 #: as presentation, and splitting a table of contents by it loses real navigation.
 STYLE_ATTRIBUTES = ("style", "size", "color", "face", "bgcolor", "background", "align",
                     "valign", "width", "height", "border")
-#: Links beyond this many on one page are ignored (huge pages stay bounded).
+#: Link nodes per page: the first ``MAX_LINKS`` links in document order are kept;
+#: beyond them only links to a URL not yet kept, until ``MAX_LINKS`` distinct URLs
+#: (a page repeating a few URLs thousands of times still yields the links at its
+#: end; a page has at most ``2 * MAX_LINKS`` link nodes).
 MAX_LINKS = 5000
 _IMG_ALT = "string(.//img/@alt)"
 #: a SecName that is only a number (a page of a listing, a footnote): its own anchor type
@@ -104,14 +107,7 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
         return path, style, ids
 
     links: list[LinkNode] = []
-    resolved: dict[str, tuple[str, URLType]] = {}
-    for a in root.iter("a"):
-        href = a.get("href")
-        if href is None:
-            continue
-        if href not in resolved:
-            resolved[href] = (resolve(href, page_url), url_type(href, page_url))
-        url, kind = resolved[href]
+    for a, href, url, kind in _kept_anchors(root, page_url):
         parent = a.getparent()
         path, style, ids = ancestry(parent) if parent is not None else ((), (), ())
         name, anchor = sec_name(a)
@@ -119,12 +115,30 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
             number=len(links), href=href, url=url, url_type=kind, sec_name=name, depth=len(path) + 1,
             path=path + ("a",), style=style + (_style_of(a),), anchor=anchor,
             chain=ids, element=a))
-        if len(links) >= MAX_LINKS:
-            break
     return links
 
 
-_HREFS = etree.XPath("//a/@href", smart_strings=False)
+def _kept_anchors(root: etree._Element, page_url: str):
+    """``(a, href, url, url_type)`` of the links kept under ``MAX_LINKS``, in
+    document order."""
+    resolved: dict[str, tuple[str, URLType]] = {}
+    targets: set[str] = set()
+    kept = 0
+    for a in root.iter("a"):
+        href = a.get("href")
+        if href is None:
+            continue
+        if href not in resolved:
+            resolved[href] = (resolve(href, page_url), url_type(href, page_url))
+        url, kind = resolved[href]
+        target = url or href  # an unparsable href is its own target
+        if kept >= MAX_LINKS and target in targets:
+            continue  # a repeat beyond the first MAX_LINKS links
+        targets.add(target)
+        kept += 1
+        yield a, href, url, kind
+        if len(targets) >= MAX_LINKS:
+            return
 
 
 def unparsable_hrefs(root: etree._Element | None, page_url: str) -> list[str]:
@@ -133,4 +147,4 @@ def unparsable_hrefs(root: etree._Element | None, page_url: str) -> list[str]:
     link, in document order: the links a crawl skips as malformed."""
     if root is None:
         return []
-    return [href for href in _HREFS(root)[:MAX_LINKS] if unparsable(href, page_url)]
+    return [href for _, href, url, _ in _kept_anchors(root, page_url) if not url and unparsable(href, page_url)]
