@@ -249,11 +249,39 @@ def test_xml_declaration_after_a_bom() -> None:
     assert anchors(parse_html(body)) == [("a", "A")]
 
 
-def test_huge_pages_are_truncated() -> None:
+def test_huge_pages_keep_their_head_and_tail() -> None:
     head = b'<html><body><a href="first.html">First</a>'
-    body = head + b"<p>" + b"x" * MAX_PARSE_BYTES + b'</p><a href="late.html">Late</a></body></html>'
+    middle = b'<a href="middle.html">Middle</a>'
+    filler = b"<p>" + b"x" * MAX_PARSE_BYTES + b"</p>"
+    body = head + filler + middle + filler + b'<nav><a href="late.html">Late</a></nav></body></html>'
     root = parse_html(body)
-    assert [href for href, _ in anchors(root)] == ["first.html"]
+    assert [href for href, _ in anchors(root)] == ["first.html", "late.html"]
+
+
+def test_a_huge_utf16_page_keeps_its_tail_aligned() -> None:
+    page = ('<html><body><a href="first.html">First</a><p>' + "x" * MAX_PARSE_BYTES
+            + '</p><nav><a href="late.html">Lat\u00e9</a></nav></body></html>')
+    for odd in ("", "y"):  # the tail starts at an even and at an odd character
+        root = parse_html(codecs.BOM_UTF16_LE + (page + odd).encode("utf-16-le"))
+        assert anchors(root)[-1] == ("late.html", "Lat\u00e9")
+
+
+def test_links_left_open_in_a_list_end_at_the_next_item() -> None:
+    page = ("<html><body><ul><li><a href=a.html>A<li><a href=b.html>B<li><a href=c.html>C</ul>"
+            "<table><tr><td><a href=d.html>D<td><a href=e.html>E</table>"
+            "<p><a href=f.html>F<a href=g.html>G</a></p></body></html>")
+    root = parse_html(page.encode("utf-8"))
+    assert anchors(root) == [(h, h[0].upper()) for h in
+                             ["a.html", "b.html", "c.html", "d.html", "e.html", "f.html", "g.html"]]
+    assert [len(list(a.iterancestors("a"))) for a in root.iter("a")] == [0] * 7
+    items = root.xpath("//ul/li")
+    assert len(items) == 3 and all(len(li.findall("a")) == 1 for li in items)
+
+
+def test_balanced_links_around_blocks_are_kept() -> None:
+    page = '<html><body><a href="card.html"><div><h2>Card</h2><ul><li>x</li></ul></div></a></body></html>'
+    root = parse_html(page.encode("utf-8"))
+    assert root.xpath("//a/div/ul/li")
 
 
 @pytest.mark.parametrize("stray", ["</html>", "</body>", "</body></html>", "</BODY >", "</html\n>"])

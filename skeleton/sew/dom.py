@@ -13,8 +13,11 @@ from lxml import etree
 
 __all__ = ["MAX_PARSE_BYTES", "decode_html", "looks_binary", "parse_html", "page_title"]
 
-#: Pages larger than this are truncated before parsing (huge pages stay bounded).
+#: Pages larger than this are cut before parsing (huge pages stay bounded): the
+#: first ``MAX_PARSE_BYTES - TAIL_PARSE_BYTES`` bytes and the last ``TAIL_PARSE_BYTES``
+#: are kept, so a footer or a local menu after megabytes of content is still read.
 MAX_PARSE_BYTES = 5_000_000
+TAIL_PARSE_BYTES = 500_000
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
 #: Bytes read to decide whether a body is text (and in which UTF-16/32 form).
 SNIFF_BYTES = 4096
@@ -49,6 +52,12 @@ _DOCUMENT_END_TAGS = re.compile(r"</(?:body|html)\b[^>]*>", re.I)
 #: other elements around them.
 MAX_NESTING = 1500
 _NESTING_TAGS = re.compile(r"<(/?)(?:div|span)\b[^>]*>", re.I)
+#: Tags before which an ``<a>`` left open is closed (``<a>`` cannot nest, and a new
+#: list item, table cell or row ends the link in browsers); libxml2 instead nests
+#: the rest of the list inside the open link, hiding the list from SEW.
+_ANCHOR_ENDERS = re.compile(r"<(/?)(a|li|dt|dd|tr|td|th|ul|ol|dl|table)\b[^>]*>", re.I)
+_ANCHOR_STARTS = re.compile(r"<a[\s>]", re.I)
+_ANCHOR_ENDS = re.compile(r"</a\s*>", re.I)
 _TITLE_XPATH = "string(//title)"
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.I)
 
@@ -172,17 +181,53 @@ def _flatten_nesting(text: str) -> str:
     return "".join(parts)
 
 
+def _close_open_anchors(text: str) -> str:
+    """``text`` with ``</a>`` inserted where a link left open meets another link, a
+    list item, a table cell or the end of a list or table (HTML Standard, the
+    adoption agency algorithm and the implied end of ``<li>``). Pages whose ``<a>``
+    start and end tags are as many are returned as is."""
+    if len(_ANCHOR_STARTS.findall(text)) <= len(_ANCHOR_ENDS.findall(text)):
+        return text
+    parts: list[str] = []
+    kept = 0
+    open_anchor = False
+    for match in _ANCHOR_ENDERS.finditer(text):
+        is_end, tag = match.group(1), match.group(2).lower()
+        if tag == "a" and is_end:
+            open_anchor = False
+            continue
+        if open_anchor:
+            parts.append(text[kept:match.start()])
+            parts.append("</a>")
+            kept = match.start()
+        open_anchor = tag == "a"
+    if not parts:
+        return text
+    parts.append(text[kept:])
+    return "".join(parts)
+
+
+def _cut(body: bytes) -> bytes:
+    """The first and last bytes of a page longer than ``MAX_PARSE_BYTES``; the tail
+    starts at a multiple of 4 bytes, so UTF-16/32 stays aligned."""
+    if len(body) <= MAX_PARSE_BYTES:
+        return body
+    tail = len(body) - TAIL_PARSE_BYTES
+    return body[:MAX_PARSE_BYTES - TAIL_PARSE_BYTES] + body[tail - tail % 4:]
+
+
 def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element | None:
     """Parse a page into an lxml tree (plain ``etree`` elements), or ``None`` for
     empty or non-HTML input."""
     if isinstance(body, bytes):
         if not body.strip() or looks_binary(body):
             return None
-        text = decode_html(body[:MAX_PARSE_BYTES], declared)
+        text = decode_html(_cut(body), declared)
     else:
-        text = body[:MAX_PARSE_BYTES]
+        text = body if len(body) <= MAX_PARSE_BYTES else (
+            body[:MAX_PARSE_BYTES - TAIL_PARSE_BYTES] + body[-TAIL_PARSE_BYTES:])
     text = _XML_DECLARATION.sub("", text.replace("\x00", ""), count=1)  # NUL ends libxml2's input
-    text = _flatten_nesting(_DOCUMENT_END_TAGS.sub("", text))
+    text = _close_open_anchors(_flatten_nesting(_DOCUMENT_END_TAGS.sub("", text)))
     if not text.strip():
         return None
     try:
