@@ -37,10 +37,14 @@ from skeleton.urlrules.language import hreflang_links, language_copies
 from skeleton.urlrules.links import link_skip_reasons
 from skeleton.urlrules.tracking import query_names, strip_params, strip_tracking
 
-#: modest: the suite stays fast; hypothesis's database keeps the failures it finds
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: modest and derandomized: the suite stays fast and a CI run is reproducible (the
+#: same examples every run). To explore further, drop ``derandomize`` and raise
+#: ``max_examples`` locally; pin what it finds with ``@example``.
+FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow])
 #: fewer examples for the functions that parse a whole page per example
-FUZZ_PAGES = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ_PAGES = settings(max_examples=120, deadline=None, derandomize=True,
+                      suppress_health_check=[HealthCheck.too_slow])
 
 PAGE = "http://example.org/docs/guide/index.html"
 BASE = "http://example.org/docs/"
@@ -140,6 +144,7 @@ def _ok_url(url: str) -> bool:
 @given(href=HREF, page_url=PAGE_URL)
 @example(href="http://[::1", page_url=PAGE)
 @example(href="http:///x", page_url=PAGE)
+@example(href="/\r/%", page_url=PAGE)  # "//%" once the CR is removed: no host
 def test_url_functions_never_raise(href: str, page_url: str) -> None:
     """Any href on any page: a URL type, '' or an http(s) URL with a host from
     resolve(), '' for an unparsable one; canonical() of an unparsable URL is '' and

@@ -50,6 +50,9 @@ SESSION_PARAMS = ("sid", "sessionid", "session_id", "phpsessid", "jsessionid", "
 _SESSION_NAMES = frozenset(name.lower() for name in SESSION_PARAMS)
 _SESSION_PATH = re.compile(r";(jsessionid|sessionid|sid)=[^/?#]*", re.I)
 _FOLLOWABLE_SCHEMES = ("http", "https")
+#: ASCII tab and newlines are removed from a URL before it is read (WHATWG URL
+#: Standard, basic URL parser; ``urlsplit`` does the same): ``/\r/host`` is ``//host``
+_URL_WHITESPACE = str.maketrans("", "", "\t\n\r")
 #: the largest TCP port: a URL with a larger (or non-numeric) port is unparsable
 MAX_PORT = 65535
 #: characters no host name may hold (the URL standard's forbidden domain code
@@ -129,7 +132,7 @@ def split_url(url: str) -> SplitResult | None:
 def url_type(href: str, page_url: str) -> URLType:
     """Classify a raw ``href`` as in SEW Section 3.3.1. An unparsable ``href``
     (:func:`unparsable`) is ``OTHER``, as a link that leads to no page is."""
-    href = href.strip()
+    href = href.strip().translate(_URL_WHITESPACE)
     if href.startswith("#"):
         return URLType.ANCHOR
     if ":" not in href and not href.startswith("//"):
