@@ -85,14 +85,18 @@ SKELETON_ENTROPY_LANGUAGE = "en"
 SKELETON_ENTROPY_STOP_WORDS = None
 SKELETON_ENTROPY_MAX_TERMS = 50_000
 SKELETON_KEEP_PAGE_TERMS = True
+# Optional analyses (skeleton.analyses), off by default: the default crawl computes
+# what the skeleton needs. -a analyses=wisdom,blocks,schema (or all), this list, or
+# each one's own setting turns them on.
+SKELETON_ANALYSES: list[str] = []
 # Logical schema (skeleton.schema): page items carry their logical sections,
 # which ``scrapy schema`` turns into the site schema.
-SKELETON_SCHEMA_ENABLED = True
+SKELETON_SCHEMA_ENABLED = False
 # CHD-HD navigation blocks (skeleton.navobjects) on every item, with detector=sew too.
-SKELETON_NAV_BLOCKS_ENABLED = True
+SKELETON_NAV_BLOCKS_ENABLED = False
 # WISDOM blocks on every item (after the entropy middleware, same parse and terms).
 # See skeleton/middlewares/informative.py.
-SKELETON_WISDOM_ENABLED = True
+SKELETON_WISDOM_ENABLED = False
 SKELETON_WISDOM_DEFAULT_WEIGHT = 0.5
 SKELETON_WISDOM_MISSING_PAGE = "anchor"
 SKELETON_WISDOM_PAGE_CACHE = 5000

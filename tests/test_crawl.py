@@ -46,7 +46,7 @@ def check_feeds(cwd: Path, base: str) -> None:
 
 def test_bfs_crawl_with_embedded_redis(serve, tmp_path: Path) -> None:
     base = serve(SITE)
-    tree = crawl_and_tree(base, tmp_path, "-a", "mode=bfs")
+    tree = crawl_and_tree(base, tmp_path, "-a", "mode=bfs", "-a", "analyses=wisdom")
     assert tree == expected_tree("tinysite.bfs.tree.json", base)
     assert (tmp_path / ".skeleton-data" / "skeleton.rdb").exists()
     check_feeds(tmp_path, base)
@@ -59,6 +59,9 @@ def test_bfs_crawl_with_embedded_redis(serve, tmp_path: Path) -> None:
 def test_sew_crawl_finds_the_tiny_site_skeleton(serve, tmp_path: Path) -> None:
     base = serve(SITE)
     assert crawl_and_tree(base, tmp_path) == expected_tree("tinysite.tree.json", base)
+    # the default crawl runs no optional analysis: no blocks, nav_blocks or sections
+    pages = [json.loads(line) for line in (tmp_path / "pages.jsonl").read_text("utf-8").splitlines()]
+    assert pages and not any(p.get("blocks") or p.get("nav_blocks") or p.get("sections") for p in pages)
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ from skeleton.wisdom.page import scan_page
 SITE = FIXTURES / "tinysite"
 #: One in-order fetch at a time: the weights each page sees do not depend on timing.
 SERIAL = {"CONCURRENT_REQUESTS": 1}
+#: WISDOM runs when asked (skeleton.analyses)
+WISDOM = {"SKELETON_ANALYSES": ["wisdom"]}
 
 
 def html_items(items: list[dict]) -> list[dict]:
@@ -39,7 +41,7 @@ def test_kept_pages_round_trip_and_bad_blobs() -> None:
 def test_items_carry_blocks_and_each_page_is_parsed_once(serve, redis_settings) -> None:
     base = serve(SITE)
     crawl = f"blocks-{uuid.uuid4().hex[:8]}"
-    stats, items = yield crawl_in_process(project_settings({**redis_settings, **SERIAL}),
+    stats, items = yield crawl_in_process(project_settings({**redis_settings, **SERIAL, **WISDOM}),
                                           base=f"{base}index.html", mode="bfs", crawl=crawl)
     html = html_items(items)
     assert stats["finish_reason"] == "finished" and len(html) == 15
@@ -66,7 +68,7 @@ def test_items_carry_blocks_and_each_page_is_parsed_once(serve, redis_settings) 
 @pytest_twisted.inlineCallbacks
 def test_wisdom_off_gives_no_blocks_and_still_one_parse(serve, redis_settings) -> None:
     base = serve(SITE)
-    settings = project_settings({**redis_settings, "SKELETON_WISDOM_ENABLED": False})
+    settings = project_settings(redis_settings)  # the default crawl: WISDOM off
     stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
                                           crawl=f"noblocks-{uuid.uuid4().hex[:8]}")
     assert items and not any("blocks" in i for i in items)
@@ -77,7 +79,7 @@ def test_wisdom_off_gives_no_blocks_and_still_one_parse(serve, redis_settings) -
 @pytest_twisted.inlineCallbacks
 def test_wisdom_without_entropy_uses_the_default_weight(serve, redis_settings) -> None:
     base = serve(SITE)
-    settings = project_settings({**redis_settings, **SERIAL, "SKELETON_ENTROPY_ENABLED": False})
+    settings = project_settings({**redis_settings, **SERIAL, **WISDOM, "SKELETON_ENTROPY_ENABLED": False})
     stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
                                           crawl=f"noentropy-{uuid.uuid4().hex[:8]}")
     html = html_items(items)
@@ -115,7 +117,7 @@ def test_scrapy_informative_recomputes_with_the_final_entropies(
         serve, redis_settings, tmp_path: Path) -> None:
     base = serve(SITE)
     crawl = f"final-{uuid.uuid4().hex[:8]}"
-    _, items = yield crawl_in_process(project_settings({**redis_settings, **SERIAL}),
+    _, items = yield crawl_in_process(project_settings({**redis_settings, **SERIAL, **WISDOM}),
                                       base=f"{base}index.html", mode="bfs", crawl=crawl)
     in_crawl = {i["url"]: i["blocks"] for i in html_items(items)}
     done = run_scrapy(["informative", "--crawl", crawl, "-o", "final.jsonl",

@@ -22,7 +22,9 @@ def test_detector_switch_in_a_real_crawl(serve, tmp_path: Path) -> None:
     for name in ("sew", "blocks", "hybrid"):
         cwd = tmp_path / name
         cwd.mkdir()
-        pages = crawl(base, cwd, "-a", f"detector={name}", "-a", f"crawl=nav-{name}")
+        # SEW computes navigation blocks when asked; the block detectors always do
+        asked = ["-a", "analyses=blocks"] if name == "sew" else []
+        pages = crawl(base, cwd, "-a", f"detector={name}", "-a", f"crawl=nav-{name}", *asked)
         runs[name] = {p["url"]: p for p in pages}
         home = runs[name][base]
         assert home["nav_blocks"], name
@@ -51,9 +53,9 @@ def test_scrapy_train_blocks_writes_a_json_model(tmp_path: Path) -> None:
     assert done.returncode == 2
 
 
-def test_nav_blocks_can_be_switched_off(serve, tmp_path: Path) -> None:
+def test_nav_blocks_are_off_by_default(serve, tmp_path: Path) -> None:
     base = serve(SITE)
-    pages = crawl(base, tmp_path, "-a", "crawl=nav-off", "-s", "SKELETON_NAV_BLOCKS_ENABLED=False")
+    pages = crawl(base, tmp_path, "-a", "crawl=nav-off")
     by_url = {p["url"]: p for p in pages}
     assert by_url[base]["nav_links"]  # the SEW crawl itself is unchanged
     assert all(p["nav_blocks"] == [] for p in pages)

@@ -83,7 +83,7 @@ def test_graphml_is_valid_and_networkx_reads_it() -> None:
 def test_scrapy_schema_end_to_end(serve, tmp_path: Path) -> None:
     base = serve(FIXTURES / "templatesite")
     done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-a", "mode=bfs",
-                       "-O", "pages.jsonl", *FAST], tmp_path)
+                       "-a", "analyses=schema", "-O", "pages.jsonl", *FAST], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     pages = [json.loads(line) for line in (tmp_path / "pages.jsonl").read_text("utf-8").splitlines()]
     home = next(p for p in pages if p["url"] == base)
@@ -104,11 +104,11 @@ def test_scrapy_schema_end_to_end(serve, tmp_path: Path) -> None:
 def test_scrapy_schema_without_sections(serve, tmp_path: Path) -> None:
     base = serve(FIXTURES / "templatesite")
     done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-a", "mode=bfs",
-                       "-s", "SKELETON_SCHEMA_ENABLED=False", "-O", "pages.jsonl", *FAST], tmp_path)
+                       "-O", "pages.jsonl", *FAST], tmp_path)  # the default: no schema
     assert done.returncode == 0, done.stderr[-3000:]
     assert "sections" not in (tmp_path / "pages.jsonl").read_text("utf-8")
     done = run_scrapy(["schema"], tmp_path)
-    assert done.returncode != 0 and "SKELETON_SCHEMA_ENABLED=False" in done.stderr
+    assert done.returncode != 0 and "-a analyses=schema" in done.stderr
 
 
 def test_one_link_is_one_physical_edge() -> None:

@@ -102,8 +102,8 @@ class Command(ScrapyCommand):
         default = min(1.0, max(0.0, settings.getfloat("SKELETON_WISDOM_DEFAULT_WEIGHT", DEFAULT_WEIGHT)))
         with recorded_crawl(settings, opts.crawl) as (server, keys):
             if not server.hlen(keys.page_html):
-                raise UsageError(f"crawl {keys.crawl!r} kept no pages: "
-                                 "crawl with SKELETON_KEEP_PAGES=True")
+                raise UsageError(f"crawl {keys.crawl!r} kept no pages: crawl with "
+                                 "-a analyses=wisdom (and SKELETON_KEEP_PAGES left on)")
             def write(out: IO[str]) -> None:
                 for row in final_blocks(server, keys, stop, params, default):
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")

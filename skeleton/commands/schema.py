@@ -1,7 +1,7 @@
 """``scrapy schema``: export the logical schema of a crawl recorded in Redis.
 
 The page records of ``:pages`` carry each page's logical sections (computed
-during the crawl, ``SKELETON_SCHEMA_ENABLED``); keywords are weighted with the
+during a crawl run with ``-a analyses=schema``, :mod:`skeleton.analyses`); keywords are weighted with the
 crawl's term entropy (``:entropy``: W = 1 - EN) so that template words make no
 logical link. Output: GraphML (``.graphml``/``.xml`` or ``--format graphml``)
 or JSON (otherwise).
@@ -33,8 +33,8 @@ def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema
         pages = {url: r["sections"] for url, r in records.items()
                  if isinstance(r, dict) and isinstance(r.get("sections"), list)}
         if records and not pages:
-            raise UsageError(f"crawl {keys.crawl!r} has no page sections: it ran with "
-                             "SKELETON_SCHEMA_ENABLED=False; crawl it again with the schema on")
+            raise UsageError(f"crawl {keys.crawl!r} has no page sections: the schema analysis "
+                             "is off by default; crawl again with -a analyses=schema")
         terms = {t for sections in pages.values() for s in sections if isinstance(s, dict)
                  for t in s.get("terms") or [] if isinstance(t, str)}
         store = EntropyStore(server, keys)

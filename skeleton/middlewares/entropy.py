@@ -56,6 +56,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from skeleton import outage
+from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
@@ -233,7 +234,7 @@ class EntropyMiddleware:
         self.stop = stop
         self.max_terms = max_terms
         # WISDOM needs the page's full text pass; alone, the plain text is cheaper
-        self.shared_pass = crawler.settings.getbool("SKELETON_WISDOM_ENABLED", True)
+        self.shared_pass = analysis_enabled(crawler.settings, "wisdom")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

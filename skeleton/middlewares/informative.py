@@ -23,8 +23,9 @@ each ``{"kind", "xpath", "anchors" (TOC) or "text_length" (article), "score"}``
   True) the body is kept in ``:page_html`` (:func:`pack_page`) unless it is larger
   than ``SKELETON_KEEP_PAGES_MAX_BYTES``.
 
-``SKELETON_WISDOM_ENABLED = False`` removes the middleware (items have no
-``blocks``). Stats: ``skeleton/wisdom/pages``, ``/toc_blocks``, ``/article_blocks``,
+The middleware runs only when asked (``-a analyses=wisdom`` or
+``SKELETON_WISDOM_ENABLED``, :mod:`skeleton.analyses`); otherwise items have no
+``blocks``. Stats: ``skeleton/wisdom/pages``, ``/toc_blocks``, ``/article_blocks``,
 ``/linked_known``, ``/linked_unknown``, ``/pages_kept``, ``/pages_too_large``,
 ``/errors`` (a Redis error, or any other error of the analysis, then also counted
 per type in ``/errors/<ExceptionType>`` and logged once per type: the page's item
@@ -43,6 +44,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from skeleton import outage
+from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
@@ -126,8 +128,8 @@ class InformativeMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if not crawler.settings.getbool("SKELETON_WISDOM_ENABLED", True):
-            raise NotConfigured("WISDOM blocks are off (SKELETON_WISDOM_ENABLED)")
+        if not analysis_enabled(crawler.settings, "wisdom"):
+            raise NotConfigured  # off by default: no warning (-a analyses=wisdom)
         keys = crawl_keys(crawler, "InformativeMiddleware")
         stop = configured_stop_words(crawler.settings)
         middleware = cls(crawler, connect(crawler.settings), keys, stop)

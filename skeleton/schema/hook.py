@@ -1,12 +1,14 @@
-"""The spider's hook: a page item's logical sections, switched by the setting
-``SKELETON_SCHEMA_ENABLED`` (default True). Settings are read duck-typed
-(``getbool``, ``get``), so this module imports no Scrapy."""
+"""The spider's hook: a page item's logical sections, switched on by the setting
+``SKELETON_SCHEMA_ENABLED`` or ``-a analyses=schema`` (:mod:`skeleton.analyses`;
+default off). Settings are read duck-typed (``getbool``, ``get``), so this module
+imports no Scrapy."""
 from __future__ import annotations
 
 from typing import Any
 
 from lxml import etree
 
+from skeleton.analyses import enabled
 from skeleton.entropy.terms import DEFAULT_LANGUAGE, stop_words
 
 from .sections import section_records
@@ -17,8 +19,9 @@ SETTING = "SKELETON_SCHEMA_ENABLED"
 
 
 def item_sections(settings: Any, root: etree._Element | None, page_url: str) -> list[dict] | None:
-    """The page's section records, or None when the schema is switched off."""
-    if settings is not None and not settings.getbool(SETTING, True):
+    """The page's section records, or None when the schema is switched off
+    (``settings`` None: a library call, computed)."""
+    if settings is not None and not enabled(settings, "schema"):
         return None
     language = (settings.get("SKELETON_ENTROPY_LANGUAGE") if settings is not None else None)
     try:

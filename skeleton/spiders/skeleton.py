@@ -61,6 +61,9 @@ from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
+from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
+from skeleton.analyses import AnalysesError, parse_analyses
+from skeleton.analyses import enabled as analysis_enabled
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
@@ -168,11 +171,12 @@ class SkeletonSpider(scrapy.Spider):
                  max_pages: str | int | None = None, crawl: str | None = None,
                  model: str | None = None, mode: str = "sew", detector: str = "sew",
                  block_model: str | None = None, template_menu: str | int | None = None,
-                 lang: str | None = None, **kwargs: Any) -> None:
+                 lang: str | None = None, analyses: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
                                     model=model, mode=mode, detector=detector,
-                                    block_model=block_model, template_menu=template_menu, lang=lang)
+                                    block_model=block_model, template_menu=template_menu, lang=lang,
+                                    analyses=analyses)
         self.base: str = args["base"]
         self.max_depth: int | None = args["depth"]
         self.max_pages: int | None = args["max_pages"]
@@ -180,7 +184,8 @@ class SkeletonSpider(scrapy.Spider):
         self.crawl_id: str = args["crawl"]
         self.model = args["model"]
         self.detector = args["detector"]
-        self._detector_args = (args["detector_name"], args["model"], args["blocks"])
+        self._detector_args = (args["detector_name"], args["model"], block_model)
+        self.analyses: frozenset[str] = args["analyses"]
         self.template_n: int | None = args["template_menu"]
         self.menu: frozenset[str] = frozenset()
         self.language: str | None = args["lang"]
@@ -193,9 +198,14 @@ class SkeletonSpider(scrapy.Spider):
                         max_pages: str | int | None = None, crawl: str | None = None,
                         model: str | None = None, mode: str = "sew", detector: str = "sew",
                         block_model: str | None = None, template_menu: str | int | None = None,
-                        lang: str | None = None, **kwargs: Any) -> dict[str, Any]:
+                        lang: str | None = None, analyses: str | None = None,
+                        **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
         url = _base_url(base)
+        try:
+            chosen = parse_analyses(analyses)
+        except AnalysesError as exc:
+            raise UsageError(str(exc)) from None
         max_depth = _positive_int("depth", depth, 0)
         budget = _positive_int("max_pages", max_pages, 1)
         if mode not in MODES:
@@ -207,17 +217,21 @@ class SkeletonSpider(scrapy.Spider):
         crawl = crawl or crawl_id_for(url, mode)
         if not valid_crawl_id(crawl):
             raise UsageError(f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-'")
-        try:
-            sew_model = load_model(model) if mode == "sew" else None
-            blocks = load_block_model(block_model) if mode == "sew" else None
-        except (ModelError, ModelFormatError) as exc:
-            raise UsageError(str(exc)) from None
         if detector not in CRAWL_DETECTORS:
             raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
-        detect = make_detector(detector, sew_model, blocks) if sew_model is not None else None
+        # the block model is loaded only when something uses it: the CHD-HD
+        # detectors, or the navigation blocks analysis
+        with_blocks = detector != "sew" or "blocks" in chosen
+        try:
+            sew_model = load_model(model) if mode == "sew" else None
+            blocks = load_block_model(block_model) if mode == "sew" and with_blocks else None
+        except (ModelError, ModelFormatError) as exc:
+            raise UsageError(str(exc)) from None
+        detect = make_detector(detector, sew_model, blocks, with_blocks=with_blocks) \
+            if sew_model is not None else None
         return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
                 "crawl": crawl, "model": sew_model, "detector": detect, "template_menu": menu_n,
-                "detector_name": detector, "blocks": blocks, "lang": language}
+                "detector_name": detector, "blocks": blocks, "lang": language, "analyses": chosen}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -228,14 +242,20 @@ class SkeletonSpider(scrapy.Spider):
         crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
         crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
         spider.skip_actions = crawler.settings.getbool("SKELETON_SKIP_ACTIONS", True)
-        if spider.mode == "sew" and not crawler.settings.getbool("SKELETON_NAV_BLOCKS_ENABLED", True):
-            spider.detector = spider.sew_detector(with_blocks=False)  # no CHD-HD for nav_blocks
+        # -a analyses=... switches the analyses' settings on for the whole crawl (the
+        # middlewares are built after the spider, from these settings)
+        for name in spider.analyses:
+            crawler.settings.set(ANALYSIS_SETTINGS[name], True, priority="spider")
+        if spider.mode == "sew" and spider._detector_args[0] == "sew" \
+                and analysis_enabled(crawler.settings, "blocks") and "blocks" not in spider.analyses:
+            spider.detector = spider.sew_detector(with_blocks=True)  # the setting asked for them
         return spider
 
     def sew_detector(self, with_blocks: bool) -> Any:
         """The page detector; with ``detector=sew`` and ``with_blocks`` false, CHD-HD is
         skipped and items carry no ``nav_blocks``."""
-        name, model, blocks = self._detector_args
+        name, model, block_model = self._detector_args
+        blocks = load_block_model(block_model) if with_blocks or name != "sew" else None
         return make_detector(name, model, blocks, with_blocks=with_blocks or name != "sew")
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
