@@ -192,6 +192,16 @@ def _spider_method(spider: Any, name: Any) -> Any:
     return method
 
 
+def _method_name(spider: Any, func: Any) -> str | None:
+    """The name of ``func`` when it is a public method of ``spider`` bound to it,
+    else None (to be looked up the slow way)."""
+    name = getattr(func, "__name__", None)
+    if (isinstance(name, str) and not name.startswith("_") and getattr(func, "__self__", None) is spider
+            and getattr(getattr(spider, name, None), "__func__", None) is getattr(func, "__func__", None)):
+        return name
+    return None
+
+
 def decode_entry(data: bytes | str, spider: Any, serializer: Any) -> Request:
     """The request a queue entry holds, like ``scrapy.utils.request.request_from_dict``
     but importing nothing: its ``_class`` must be one of :data:`REQUEST_CLASSES`,
@@ -303,6 +313,22 @@ class LeasedFifoQueue(Base):
             request.meta[LEASE_META] = lease
             self.held[lease] = None
             return request
+
+    def _encode_request(self, request: Request) -> str:
+        """``Request.to_dict(spider=...)`` as JSON, naming the callback and errback
+        directly when they are the spider's own public methods (``to_dict`` looks
+        them up among all the spider's members, for every request)."""
+        names = [None if f is None else _method_name(self.spider, f)
+                 for f in (request.callback, request.errback)]
+        if any(n is None and f is not None for n, f in zip(names, (request.callback, request.errback))):
+            return self.serializer.dumps(request.to_dict(spider=self.spider))
+        obj: dict[str, Any] = {"url": request.url, "callback": names[0], "errback": names[1],
+                               "headers": dict(request.headers)}
+        for attr in request.attributes:
+            obj.setdefault(attr, getattr(request, attr))
+        if type(request) is not Request:
+            obj["_class"] = f"{type(request).__module__}.{type(request).__name__}"
+        return self.serializer.dumps(obj)
 
     def _decode_request(self, encoded_request: bytes | str) -> Request:
         return decode_entry(encoded_request, self.spider, self.serializer)

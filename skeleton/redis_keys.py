@@ -26,6 +26,8 @@ menu, see ``skeleton.spiders.template_menu``). Term entropy (WISDOM Section 3.1)
 URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
 informative``) reads ``:page_html`` (hash: page URL -> the zlib-compressed body
 with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
+``:contexts`` (hash: context id -> JSON of the detection context the pages below a
+page get, ``skeleton.sew.context``; queue entries carry the id).
 ``skeleton:crawls`` is the set of crawl ids.
 
 Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
@@ -182,10 +184,14 @@ class CrawlKeys:
     def dead(self) -> str:
         return self._key("dead")
 
+    @property
+    def contexts(self) -> str:
+        return self._key("contexts")
+
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 self.entropy, self.entropy_pages, self.page_terms, self.page_html,
-                self.leases, self.inflight, self.dead, self.failed)
+                self.leases, self.inflight, self.dead, self.failed, self.contexts)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import logging
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import Request, signals
@@ -62,6 +63,10 @@ PERSIST_ERROR = ("SCHEDULER_PERSIST=False is refused: a worker closing would del
                  "a fresh crawl with a new crawl id (-a crawl=ID) instead")
 #: Request meta key of the marker request that wakes the engine (never queued).
 WAKE_META = "skeleton_wake"
+#: Fingerprints a worker remembers having queued (``SKELETON_SEEN_CACHE``): a link
+#: repeated on many pages (a site menu) is filtered without a round trip to Redis.
+#: About 100 bytes each; the oldest are forgotten first, so memory stays flat.
+DEFAULT_SEEN_CACHE = 100_000
 FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
                "are alive and share its queue and dupefilter")
 
@@ -80,6 +85,27 @@ def refuse_flush(server: Any, keys: Any, settings: BaseSettings) -> None:
             raise ValueError(FLUSH_ERROR.format(n=alive, crawl=keys.crawl))
 
 
+class BoundedSet:
+    """At most ``size`` strings; adding one more forgets the oldest."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(0, size)
+        self._items: OrderedDict[str, None] = OrderedDict()
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(self, item: str) -> None:
+        if self.size == 0 or item in self._items:
+            return
+        self._items[item] = None
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
 def _lease(source: Any) -> str | None:
     """The lease of a Response's or Failure's request, or of a Request."""
     request = source if hasattr(source, "meta") and hasattr(source, "dont_filter") \
@@ -91,13 +117,15 @@ class Scheduler(scheduler.Scheduler):
     """Redis-backed scheduler with leases. Settings: scrapy-redis' (``SCHEDULER_*``,
     ``DUPEFILTER_CLASS`` taking ``(server, key, debug)`` or with a
     ``with_server(server, key, settings)`` constructor), ``SKELETON_LEASE_TIMEOUT``
-    (seconds, 60) and ``SKELETON_IDLE_CLOSE`` (seconds, 0)."""
+    (seconds, 60), ``SKELETON_IDLE_CLOSE`` (seconds, 0) and ``SKELETON_SEEN_CACHE``
+    (fingerprints remembered locally, :data:`DEFAULT_SEEN_CACHE`; 0 turns it off)."""
 
     queue: LeasedFifoQueue
     crawler: Crawler
     idle_close: float = 0.0
     beat_every: float = 15.0
     idle_since: float | None = None
+    pushed: BoundedSet = BoundedSet(0)
     beat: LoopingCall | None = None
     poll: LoopingCall | None = None
     poll_every: float = 1.0
@@ -129,6 +157,7 @@ class Scheduler(scheduler.Scheduler):
         instance.idle_close = settings.getfloat("SKELETON_IDLE_CLOSE", 0.0)
         instance.beat_every = settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) / 4
         instance.poll_every = settings.getfloat("SKELETON_POLL_INTERVAL", 1.0)
+        instance.pushed = BoundedSet(settings.getint("SKELETON_SEEN_CACHE", DEFAULT_SEEN_CACHE))
         return instance
 
     # -- opening and closing ----------------------------------------------------
@@ -193,17 +222,26 @@ class Scheduler(scheduler.Scheduler):
             return False
         if outage.is_down(self.crawler):
             return False  # its parent's lease is not acked: it is crawled again later
+        fingerprint = None
         if request.dont_filter:
             dupe: list[str | int] = [""]
-        elif hasattr(self.df, "dupe_args"):
-            dupe = self.df.dupe_args(request)
         else:
-            dupe = ["set", self.df.request_fingerprint(request)]
+            fingerprint = self.df.request_fingerprint(request)
+            if fingerprint in self.pushed:
+                # this worker queued it (or found it queued) before: the shared
+                # dupefilter holds it, no round trip needed
+                self.stats.inc_value("skeleton/scheduler/seen_locally")
+                self.df.log(request, self.spider)
+                return False
+            dupe = self.df.dupe_args(request) if hasattr(self.df, "dupe_args") \
+                else ["set", fingerprint]
         try:
             pushed = self.queue.push(request, dupe)
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "queueing a request")
             return False
+        if fingerprint is not None:
+            self.pushed.add(fingerprint)
         if not pushed:
             self.df.log(request, self.spider)
             return False

@@ -275,4 +275,35 @@ def test_a_crawl_with_the_bloom_dupefilter(serve, redis_settings, redis_client) 
                                           crawl="q-bloom")
     assert stats["finish_reason"] == "finished" and len(items) == 17
     assert redis_client.type(keys.dupefilter) == b"string"
+    # menu links repeated on every page are filtered by the worker's own memory
+    assert stats["skeleton/scheduler/seen_locally"] > 0
     assert redis_client.strlen(keys.dupefilter) <= 100000 * 15 // 8 + 1
+
+
+class Methods:
+    """A spider's callbacks, for the queue's encoding."""
+
+    name = "skeleton"
+    keys = CrawlKeys("q-encode")
+    settings = Settings()
+    crawler = SimpleNamespace(stats=MemoryStatsCollector(SimpleNamespace(settings=Settings())))
+
+    def parse(self, response):  # type: ignore[no-untyped-def]
+        return None
+
+    def failed(self, failure):  # type: ignore[no-untyped-def]
+        return None
+
+    def _private(self, response):  # type: ignore[no-untyped-def]
+        return None
+
+
+def test_entries_name_the_spider_methods_as_to_dict_does(redis_client) -> None:
+    spider = Methods()
+    queue = LeasedFifoQueue(redis_client, spider, CrawlKeys("q-encode").requests, serializer)
+    for callback, errback in ((spider.parse, spider.failed), (None, None), (spider.parse, None),
+                              (spider._private, None)):  # not named directly: to_dict's way
+        request = Request("http://example.com/a", callback=callback, errback=errback,
+                          meta={"skeleton_depth": 2, "skeleton_context": "ab" * 10}, priority=3)
+        assert serializer.loads(queue._encode_request(request)) == \
+            serializer.loads(serializer.dumps(request.to_dict(spider=spider)))

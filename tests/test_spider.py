@@ -16,11 +16,20 @@ from skeleton.spiders.skeleton import SkeletonSpider
 BASE = "http://127.0.0.1:9/site/"
 
 
+#: settings of the session's embedded Redis (detection contexts are stored there)
+_SETTINGS: dict[str, str] = {}
+
+
+@pytest.fixture(autouse=True)
+def _embedded_redis(redis_settings: dict[str, str]) -> None:
+    _SETTINGS.update(redis_settings)
+
+
 def make_spider(**args) -> SkeletonSpider:
     args.setdefault("base", BASE)
     args.setdefault("mode", "bfs")
     spider = SkeletonSpider(**args)
-    spider._set_crawler(get_crawler(SkeletonSpider))
+    spider._set_crawler(get_crawler(SkeletonSpider, dict(_SETTINGS)))
     return spider
 
 
@@ -177,8 +186,8 @@ def test_requests_below_the_root_carry_the_context_they_were_given() -> None:
     a page's detection never depends on which parent found it first."""
     spider = make_spider(mode="sew")
     known = [[f"http://127.0.0.1:9/site/k{i}.html"] for i in range(KNOWN_ANCESTORS)]
-    meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_known": known,
-            "skeleton_template": [["http://127.0.0.1:9/site/t.html"]]}
+    context = spider.store_context(known, [["http://127.0.0.1:9/site/t.html"]])
+    meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_context": context}
     url = "http://127.0.0.1:9/site/s/page.html"
     menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))
     body = f"<html><body><ul>{menu}</ul></body></html>".encode()
@@ -186,8 +195,7 @@ def test_requests_below_the_root_carry_the_context_they_were_given() -> None:
     assert items[0]["found_depth"] == 3 and items[0]["found_from"] == BASE
     for request in requests:
         assert request.meta["skeleton_depth"] == 4 and request.meta["skeleton_parent"] == url
-        assert request.meta["skeleton_known"] == known
-        assert request.meta["skeleton_template"] == [["http://127.0.0.1:9/site/t.html"]]
+        assert request.meta["skeleton_context"] == context
     assert len(requests) == 6 and items[0]["is_navigation"] is True
     assert items[0]["offers"][requests[0].url]["size"] == 6
 
@@ -197,9 +205,12 @@ def test_the_root_passes_its_navigation_sets_to_its_children() -> None:
     menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))
     body = f"<html><body><ul>{menu}</ul></body></html>".encode()
     items, requests = respond(spider, BASE, body, meta={"skeleton_depth": 0, "skeleton_parent": None,
-                                                        "skeleton_known": [], "skeleton_template": []})
-    assert requests and all(r.meta["skeleton_known"] == [sorted(r2.url for r2 in requests)]
-                            for r in requests)
+                                                        "skeleton_context": ""})
+    contexts = {r.meta["skeleton_context"] for r in requests}
+    assert requests and len(contexts) == 1 and len(next(iter(contexts))) == 20  # an id, not URLs
+    # another worker (an empty cache) reads the context from Redis
+    other = make_spider(mode="sew")
+    assert other.context(next(iter(contexts)))[0] == [{r.url for r in requests}]
 
 
 def test_depth_limit() -> None:
@@ -243,13 +254,12 @@ def test_max_pages_budget() -> None:
     assert len(requests) == 1
     items, requests = respond(spider, "http://127.0.0.1:9/site/x.html", body)
     assert len(items) == 1 and len(requests) == 1  # queued for a resumed crawl
-    meta = {"skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": [],
-            "skeleton_template": [], "redirect_urls": ["http://127.0.0.1:9/site/y.html"], "download_latency": 0.5}
+    meta = {"skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_context": "",
+            "redirect_urls": ["http://127.0.0.1:9/site/y.html"], "download_latency": 0.5}
     items, requests = respond(spider, "http://127.0.0.1:9/site/y/", body, meta=meta)
     assert items == [] and [r.url for r in requests] == ["http://127.0.0.1:9/site/y.html"]
     assert requests[0].dont_filter and requests[0].meta == {
-        "skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_known": [],
-        "skeleton_template": [], "skeleton_lang": None}
+        "skeleton_depth": 2, "skeleton_parent": BASE, "skeleton_context": "", "skeleton_lang": None}
     assert stat(spider, "skeleton/max_pages/reached") == 2
     assert stat(spider, "skeleton/max_pages/requeued") == 1
     assert stat(spider, "skeleton/pages") == 2

@@ -21,7 +21,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
 from skeleton.redis_keys import META_TEMPLATE_MENU, CrawlKeys
-from skeleton.spiders.skeleton import META_DEPTH, META_TEMPLATE, SkeletonSpider
+from skeleton.spiders.skeleton import META_CONTEXT, META_DEPTH, SkeletonSpider
 from skeleton.template.crawl import (decode_menu, encode_menu, search_template_menu,
                                      templates_with_menu)
 from skeleton.template.menu import links_fetcher, menu_urls
@@ -188,8 +188,9 @@ def test_the_detector_gets_the_menu_from_depth_2(redis_settings) -> None:
     spider.detector = recording
     spider.menu = frozenset({"http://site.test/a.html", "http://site.test/b.html"})
     body = (SITE / "news" / "n1.html").read_bytes()
+    context = spider.store_context([], [["http://site.test/x"]])
     for depth in (1, 2):
         url = f"http://site.test/d{depth}.html"
-        request = Request(url, meta={META_DEPTH: depth, META_TEMPLATE: [["http://site.test/x"]]})
+        request = Request(url, meta={META_DEPTH: depth, META_CONTEXT: context})
         list(spider.parse(HtmlResponse(url, body=body, request=request)))
     assert seen == [[{"http://site.test/x"}], [{"http://site.test/x"}, set(spider.menu)]]

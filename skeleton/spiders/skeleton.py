@@ -44,6 +44,7 @@ import logging
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Self
 
+import redis
 import scrapy
 from scrapy.crawler import Crawler
 from scrapy.exceptions import (CannotResolveHostError, DownloadCancelledError,
@@ -56,20 +57,22 @@ from twisted.internet import error
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
+from skeleton import outage
+from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
+from skeleton.analyses import AnalysesError, parse_analyses
+from skeleton.analyses import enabled as analysis_enabled
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
-from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
-from skeleton.analyses import AnalysesError, parse_analyses
-from skeleton.analyses import enabled as analysis_enabled
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.queue import LEASE_META, request_finished
 from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
-from skeleton.redis_server import redis_url
+from skeleton.redis_server import connect, redis_url
 from skeleton.schema.hook import item_sections
+from skeleton.sew.context import Context, decode_context, encode_context
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title
@@ -89,9 +92,10 @@ logger = logging.getLogger(__name__)
 
 MODES = ("sew", "bfs")
 META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
-#: LinkSetDup context carried with each request (JSON lists of URL lists): the
-#: ancestors' navigation link sets, and the parent's rejected candidates
-META_KNOWN, META_TEMPLATE = "skeleton_known", "skeleton_template"
+#: the id of the LinkSetDup context carried with each request (the ancestors'
+#: navigation link sets and the parent's rejected candidates, stored once in the
+#: crawl's ``:contexts``, :mod:`skeleton.sew.context`); "" for none
+META_CONTEXT = "skeleton_context"
 #: the language the crawl maps, decided on the home page and carried with every request
 META_LANG = "skeleton_lang"
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
@@ -192,6 +196,8 @@ class SkeletonSpider(scrapy.Spider):
         self.skip_actions = True
         self.keys = CrawlKeys(self.crawl_id)
         self.pages_seen = 0
+        self._contexts: dict[str, Context] = {"": ([], [])}
+        self._server: Any = None
 
     @staticmethod
     def check_arguments(base: str | None = None, depth: str | int | None = None,
@@ -263,8 +269,8 @@ class SkeletonSpider(scrapy.Spider):
             self.menu = frozenset(await load_template_menu(self.crawler, self.base,
                                                            self.template_n, self.keys))
         yield scrapy.Request(self.base, callback=self.parse, errback=self.failed,
-                             meta={META_DEPTH: 0, META_PARENT: None, META_KNOWN: [],
-                                   META_TEMPLATE: [], META_LANG: self.language})
+                             meta={META_DEPTH: 0, META_PARENT: None, META_CONTEXT: "",
+                                   META_LANG: self.language})
 
     def failed(self, failure: Failure) -> Iterator[PageItem]:
         """Errback. A request filtered on purpose (robots.txt, offsite) is done
@@ -299,7 +305,7 @@ class SkeletonSpider(scrapy.Spider):
             # Over budget (a request in flight when the budget ran out): put it back in
             # the persistent queue so that resuming the crawl fetches it.
             meta = {key: response.meta.get(key)
-                    for key in (META_DEPTH, META_PARENT, META_KNOWN, META_TEMPLATE, META_LANG)}
+                    for key in (META_DEPTH, META_PARENT, META_CONTEXT, META_LANG)}
             if LEASE_META in response.meta:  # pushing it ends the lease (skeleton.queue)
                 meta[LEASE_META] = response.meta[LEASE_META]
             stats.inc_value("skeleton/max_pages/requeued")
@@ -317,6 +323,11 @@ class SkeletonSpider(scrapy.Spider):
                         reason=None, nav_blocks=[], evidence={}, offers={}, lang="", aliases=[])
         try:
             requests = self._analyse(response, item)
+        except redis.RedisError as exc:
+            # no context, no detection: the page's lease stays unacknowledged and a
+            # later run crawls it again (a lost connection closes the crawl)
+            outage.redis_failed(self.crawler, exc, "reading a detection context")
+            return
         except Exception:
             logger.exception("error analysing %s", response.url)
             stats.inc_value("skeleton/errors")
@@ -379,11 +390,10 @@ class SkeletonSpider(scrapy.Spider):
         if sections is not None:
             item["sections"] = sections
         unparsable = set(self._unparsable_links(root, final))
-        known = [set(urls) for urls in response.meta.get(META_KNOWN) or []]
-        template = [set(urls) for urls in response.meta.get(META_TEMPLATE) or []]
-        child_known: list[list[str]] = []
-        child_template: list[list[str]] = []
+        context = str(response.meta.get(META_CONTEXT) or "")
+        child_context = ""
         if self.mode == "sew":
+            known, template = self.context(context)
             template = templates_with_menu(template, self.menu, item["found_depth"])
             detection = self.detector(root, final, self.base, known, template)
             raw = detection.nav_links(final)
@@ -392,11 +402,9 @@ class SkeletonSpider(scrapy.Spider):
             if item["found_depth"] == 0:
                 # Every page below the root gets the root's context, whichever parent
                 # found it first, so detection never depends on arrival order.
-                child_sets = detection.context_for_children(known)
-                child_known, child_template = ([sorted(urls) for urls in sets] for sets in child_sets)
+                child_context = self.store_context(*detection.context_for_children(known))
             else:
-                child_known = list(response.meta.get(META_KNOWN) or [])
-                child_template = list(response.meta.get(META_TEMPLATE) or [])
+                child_context = context
             nav_sets = detection.nav_sets
         else:
             raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)
@@ -417,8 +425,8 @@ class SkeletonSpider(scrapy.Spider):
                 self.crawler.stats.inc_value("skeleton/depth_limited")
                 continue
             requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
-                META_DEPTH: child_depth, META_PARENT: parent, META_KNOWN: child_known,
-                META_TEMPLATE: child_template, META_LANG: language}))
+                META_DEPTH: child_depth, META_PARENT: parent, META_CONTEXT: child_context,
+                META_LANG: language}))
         # the ancestors the page declares (breadcrumb, up, filed) are fetched even when
         # no navigation set links them: a section index only the breadcrumb names
         linked = {url for url, _, _, _ in links} | {page, final, *chain, *item["aliases"]}
@@ -429,9 +437,40 @@ class SkeletonSpider(scrapy.Spider):
                 break
             self.crawler.stats.inc_value("skeleton/declared_followed")
             requests.append(scrapy.Request(url, callback=self.parse, errback=self.failed, meta={
-                META_DEPTH: item["found_depth"] + 1, META_PARENT: page, META_KNOWN: child_known,
-                META_TEMPLATE: child_template, META_LANG: language}))
+                META_DEPTH: item["found_depth"] + 1, META_PARENT: page,
+                META_CONTEXT: child_context, META_LANG: language}))
         return requests
+
+    # -- detection contexts (skeleton.sew.context) ------------------------------
+
+    def _redis(self) -> Any:
+        if outage.is_down(self.crawler):  # declared gone: no component waits for it
+            raise redis.ConnectionError("Redis was declared unavailable")
+        if self._server is None:
+            self._server = connect(self.settings)
+        return self._server
+
+    def context(self, context_id: str) -> Context:
+        """The detection context ``context_id`` names: from this worker's cache, else
+        read once from the crawl's ``:contexts``. An id that names nothing stored
+        (an entry queued by an older release) is the empty context."""
+        found = self._contexts.get(context_id)
+        if found is None:
+            found = decode_context(self._redis().hget(self.keys.contexts, context_id))
+            if found is None:
+                self.crawler.stats.inc_value("skeleton/context/missing")
+                found = ([], [])
+            self._contexts[context_id] = found
+        return found
+
+    def store_context(self, known: Any, template: Any) -> str:
+        """Store a context the pages below this one get (once per distinct context and
+        worker: ``HSETNX``), and return its id."""
+        context_id, blob = encode_context(known, template)
+        if context_id not in self._contexts:
+            self._redis().hsetnx(self.keys.contexts, context_id, blob)
+            self._contexts[context_id] = ([set(u) for u in known], [set(u) for u in template])
+        return context_id
 
     def _unparsable_links(self, root: Any, page: str) -> list[str]:
         """The page's hrefs that cannot be read as URLs, one per link, counted as
