@@ -227,7 +227,9 @@ class Scheduler(scheduler.Scheduler):
             dupe: list[str | int] = [""]
         else:
             fingerprint = self.df.request_fingerprint(request)
-            if fingerprint in self.pushed:
+            # a request carrying a lease (a redirect, a continuation) is always pushed:
+            # the push script ends that lease even when the URL was seen
+            if fingerprint in self.pushed and LEASE_META not in request.meta:
                 # this worker queued it (or found it queued) before: the shared
                 # dupefilter holds it, no round trip needed
                 self.stats.inc_value("skeleton/scheduler/seen_locally")

@@ -25,7 +25,7 @@ def apply(script, keys: CrawlKeys, page: str, offers: dict[str, dict], bound: in
     args = [ROOT, page, json.dumps({"url": page}), bound, "0"]
     for child, o in sorted(offers.items()):
         args += [child, json.dumps(o, sort_keys=True), offer_key(o), f"{o['from']}\x00{o['parent']}"]
-    return script(keys=[keys.pages, keys.offers], args=args)
+    return script(keys=[keys.pages, keys.offers], args=args)[0]  # children whose offers changed
 
 
 def stored(client, keys: CrawlKeys) -> dict[str, list[tuple[str, str]]]:

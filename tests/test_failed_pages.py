@@ -153,3 +153,17 @@ def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client
     pages, failed, _ = records()
     assert pages[other]["title"] == "B" and failed == {}
     redis_client.delete(*keys.all())
+
+
+def test_broken_nodes_are_not_scored_as_pages_of_the_site() -> None:
+    """A broken link shown in the tree is no page of the site's skeleton: scrapy
+    evaluate scores neither it nor the edges to and from it."""
+    from skeleton.commands.evaluate import tree_edges
+
+    tree = {"url": "http://s/", "children": [
+        {"url": "http://s/a.html", "children": []},
+        {"url": "http://s/gone/", "broken": True, "status": "404", "children": [
+            {"url": "http://s/gone/b.html", "children": [{"url": "http://s/gone/b/c.html", "children": []}]}]}]}
+    root, edges, nodes = tree_edges(tree)
+    assert nodes == 4  # the broken one is not counted
+    assert sorted(edges) == sorted([(root, "http://s/a.html"), ("http://s/gone/b.html", "http://s/gone/b/c.html")])

@@ -277,3 +277,27 @@ def test_a_rerun_after_kill_9_of_the_only_worker_takes_back_its_leases_at_once(
         assert_drained(client, "crash")
     finally:
         client.close()
+
+
+def test_max_pages_is_the_budget_of_the_whole_crawl(serve, tmp_path: Path, redis_dir: Path) -> None:
+    """Two workers of one crawl with max_pages=10 analyse about 10 pages together
+    (each stops once the crawl's count reaches the budget; pages in flight then
+    are still stored), not 10 each; a later run with the same budget crawls 10 more."""
+    base, url = serve(handler=Slow), url_of(redis_dir)
+    client = client_for(url)
+    keys = CrawlKeys("budget")
+    args = [*crawl_args(base, "budget", "bfs"), "-a", "max_pages=10", "-s", "CONCURRENT_REQUESTS=2",
+            "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2"]
+    workers = []
+    for i in range(2):
+        worker = start_scrapy(args, tmp_path, tmp_path / f"budget-{i}.log", REDIS_URL=url)
+        worker.log = tmp_path / f"budget-{i}.log"  # type: ignore[attr-defined]
+        workers.append(worker)
+    logs = finish(workers)
+    assert all("'finish_reason': 'max_pages'" in log for log in logs), logs[0][-2000:]
+    first = client.hlen(keys.pages)
+    assert 10 <= first <= 10 + 2 * 2, first  # the budget, plus at most the pages in flight
+    done = run_scrapy(args, tmp_path, REDIS_URL=url)
+    assert done.returncode == 0 and "'finish_reason': 'max_pages'" in done.stderr
+    assert 10 <= client.hlen(keys.pages) - first <= 10 + 2
+    client.close()

@@ -18,13 +18,17 @@ __all__ = ["Command", "tree_edges"]
 
 
 def tree_edges(tree: dict[str, Any]) -> tuple[str, list[tuple[str, str]], int]:
-    """Root, (parent, child) edges and node count of a nested ``{"url", "children"}`` tree."""
+    """Root, (parent, child) edges and node count of a nested ``{"url", "children"}``
+    tree. Broken nodes (``"broken": true``: pages that failed for good, a broken
+    link) are no pages of the site: not scored, nor the edges to and from them."""
     edges, stack, nodes = [], [tree], 0
     while stack:
         node = stack.pop()
-        nodes += 1
+        broken = bool(node.get("broken"))
+        nodes += not broken
         for child in node.get("children", []):
-            edges.append((page_id(node["url"]), page_id(child["url"])))
+            if not broken and not child.get("broken"):
+                edges.append((page_id(node["url"]), page_id(child["url"])))
             stack.append(child)
     return page_id(tree["url"]), edges, nodes
 

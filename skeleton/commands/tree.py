@@ -14,7 +14,7 @@ from scrapy.exceptions import UsageError
 from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.redis_keys import CrawlKeys
-from skeleton.tree import build_tree, render_csv, render_text
+from skeleton.tree import build_tree, failed_status, render_csv, render_text
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
 from skeleton.tree_store import crawl_edges, stored_aliases
@@ -43,14 +43,15 @@ def crawl_tree(server: Any, keys: CrawlKeys,
 def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, Any], int]:
     """The crawl id, nested tree and number of fetched pages of a crawl in Redis:
     the pages the crawl analysed (``:meta`` field ``fetched``: a page fetched under
-    two URLs, or twice, counts twice), at least its recorded pages."""
+    two URLs, or twice, counts twice), at least its recorded pages that did not fail."""
     with recorded_crawl(settings, crawl) as (server, keys):
         pages = load_hash(server, keys.pages)
         try:
             fetched = int(server.hget(keys.meta, "fetched") or 0)
         except ValueError:
             fetched = 0
-        return keys.crawl, crawl_tree(server, keys, pages), max(fetched, len(pages))
+        analysed = sum(1 for record in pages.values() if failed_status(record) is None)
+        return keys.crawl, crawl_tree(server, keys, pages), max(fetched, analysed)
 
 
 def load_crawl_pages_tree(settings: Any,

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Self
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
+from scrapy.utils.defer import deferred_from_coro
 
 from skeleton import outage
 from skeleton.queue import workers_alive
@@ -72,7 +73,8 @@ logger = logging.getLogger(__name__)
 #: kept only when the page has no record or a failed one: a page fetched once is
 #: never replaced by a failure, a failed one always by the page), then (child,
 #: offer JSON, offer key, offer identity) quadruples. Returns the number of
-#: children whose offers changed.
+#: children whose offers changed and the crawl's ``fetched`` count after this page
+#: (0 without meta or for a failed page).
 OFFER_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
@@ -83,13 +85,14 @@ local function less(a, b)
   return #a < #b
 end
 local kind = ARGV[5]
-if KEYS[3] and kind ~= '2' then redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
+local fetched = 0
+if KEYS[3] and kind ~= '2' then fetched = redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
 if kind ~= '0' then
   local old = redis.call('HGET', KEYS[1], ARGV[2])
   if old then
     local ok, record = pcall(cjson.decode, old)
     local failed = ok and type(record) == 'table' and record.reason == 'failed'
-    if not failed then return 0 end
+    if not failed then return {0, fetched} end
   end
 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
@@ -126,7 +129,7 @@ for i = 6, #ARGV - 3, 4 do
     end
   end
 end
-return changed
+return {changed, fetched}
 """
 
 
@@ -215,6 +218,8 @@ class TreePipeline:
         self.keys = CrawlKeys(spider.crawl_id)
         self.root = spider.base
         self.refused = False
+        self.max_pages: int | None = getattr(spider, "max_pages", None)
+        self.budget_until: int | None = None
         model = getattr(spider, "model", None)
         self.edge_model: dict[str, Any] = dict(getattr(model, "edges", None) or {})
 
@@ -249,6 +254,8 @@ class TreePipeline:
             logger.info("resuming crawl %s (last stopped: %s)", self.keys.crawl,
                         previous.decode() if previous else "unknown")
         self.server.sadd(CRAWLS, self.keys.crawl)
+        if self.max_pages is not None:
+            self.budget_until = self.run_budget(self.max_pages)
 
     def process_item(self, item: Any) -> Any:
         if outage.is_down(self.crawler):
@@ -273,12 +280,38 @@ class TreePipeline:
         try:
             if aliases:  # the page's canonical link renamed it: its URL is an alias
                 self.server.hset(self.keys.aliases, mapping=aliases)
-            self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed],
-                        args=args)
+            _, fetched = self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta,
+                                           self.keys.failed], args=args)
         except outage.REDIS_ERRORS as exc:
             outage.redis_down(self.crawler, exc, "storing a page")
             raise
+        if self.budget_until is not None and int(fetched or 0) >= self.budget_until:
+            self.budget_spent(int(fetched))
         return item
+
+    def run_budget(self, max_pages: int) -> int:
+        """The crawl's ``fetched`` count at which this run's ``max_pages`` budget is
+        spent, kept in ``:meta`` ``budget_until``: set by the first worker of a run
+        (the pages of earlier runs plus ``max_pages``), shared by the workers that
+        join it while it runs."""
+        lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
+        stored = self.server.hget(self.keys.meta, "budget_until")
+        if stored is not None and workers_alive(self.server, self.keys, lease) > 1:
+            return int(stored)
+        until = int(self.server.hget(self.keys.meta, "fetched") or 0) + max_pages
+        self.server.hset(self.keys.meta, "budget_until", str(until))
+        return until
+
+    def budget_spent(self, fetched: int) -> None:
+        """The run's page budget is spent, counted over every worker (the crawl's
+        ``fetched``): close this worker; the requests still queued stay in Redis."""
+        stats = self.crawler.stats
+        if stats.get_value("skeleton/max_pages/reached") is None:
+            logger.info("crawl %s: %d pages analysed, max_pages=%d reached",
+                        self.keys.crawl, fetched, self.max_pages)
+        stats.set_value("skeleton/max_pages/reached", self.max_pages)
+        if self.crawler.crawling and self.crawler.engine is not None:
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason="max_pages"))
 
     def store_resolved_tree(self) -> None:
         """Resolve the crawl's tree from every page and offer and store it in ``:tree``."""

@@ -2,8 +2,9 @@
 
 Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
 crawl stays on its host, under its directory), ``depth`` (pages at this depth are
-fetched but their links are not followed), ``max_pages`` (stop after analysing
-this many pages), ``crawl`` (crawl id, default derived from ``base`` and ``mode``:
+fetched but their links are not followed), ``max_pages`` (the run's page budget
+over all its workers, counted in Redis by ``skeleton.pipelines.tree``; a worker
+also never analyses more on its own), ``crawl`` (crawl id, default derived from ``base`` and ``mode``:
 a readable prefix and a hash, ``skeleton.redis_keys.crawl_id_for``; a crawl id
 holding an unfinished crawl of another base is refused, ``skeleton.pipelines.tree``), ``model``
 (a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
