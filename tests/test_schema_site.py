@@ -10,7 +10,7 @@ from helpers import FAST, FIXTURES, run_scrapy
 from lxml import etree
 
 from skeleton.schema.export import GRAPHML_NS, to_graphml, to_json
-from skeleton.schema.site import correlation, site_schema
+from skeleton.schema.site import SchemaEdge, SchemaNode, SiteSchema, correlation, site_schema
 
 A, B, C = "http://s.test/a.html", "http://s.test/b.html", "http://s.test/c.html"
 
@@ -78,6 +78,42 @@ def test_graphml_is_valid_and_networkx_reads_it() -> None:
     kinds = {d["kind"] for _, _, d in graph.edges(data=True)}
     assert kinds == {"physical", "logical"}
     assert json.loads(to_json(site_schema(PAGES), "c1"))["crawl"] == "c1"
+
+
+def test_graphml_contract_as_a_reader_sees_it() -> None:
+    # a physical and a logical link between the same two sections are both kept
+    # (a multigraph); keywords are one space-joined string; characters XML 1.0
+    # cannot hold are dropped; the weight is a double
+    odd = SiteSchema([SchemaNode("http://x/a\x01b#s0", "http://x/a\x01b", "index", "/html/b\x0bx",
+                                 ("k\x02w", "\u00e9t\u00e9")),
+                      SchemaNode("http://x/c#s0", "http://x/c", "logical_data", "", ())],
+                     [SchemaEdge("http://x/a\x01b#s0", "http://x/c#s0", "physical"),
+                      SchemaEdge("http://x/a\x01b#s0", "http://x/c#s0", "logical", 0.75)])
+    data = to_graphml(odd)
+    root = etree.fromstring(data)
+    keys = {k.get("attr.name"): (k.get("for"), k.get("attr.type")) for k in root.findall(f"{{{GRAPHML_NS}}}key")}
+    assert keys == {"label": ("node", "string"), "page": ("node", "string"), "type": ("node", "string"),
+                    "xpath": ("node", "string"), "keywords": ("node", "string"),
+                    "kind": ("edge", "string"), "weight": ("edge", "double")}
+    assert root.find(f"{{{GRAPHML_NS}}}graph").get("edgedefault") == "directed"
+    graph = nx.read_graphml(io.BytesIO(data))
+    assert graph.is_directed() and graph.is_multigraph()
+    assert dict(graph.nodes["http://x/ab#s0"]) == {"label": "index /html/bx", "page": "http://x/ab",
+                                                    "type": "index", "xpath": "/html/bx",
+                                                    "keywords": "kw \u00e9t\u00e9"}
+    assert graph.nodes["http://x/c#s0"]["keywords"] == "" and graph.nodes["http://x/c#s0"]["xpath"] == ""
+    assert sorted((d["kind"], d["weight"]) for _, _, d in graph.edges(data=True)) == [
+        ("logical", 0.75), ("physical", 1.0)]
+    empty = nx.read_graphml(io.BytesIO(to_graphml(SiteSchema())))
+    assert empty.number_of_nodes() == 0 and empty.is_directed()
+
+
+def test_graphml_writes_a_symmetric_logical_link_once() -> None:
+    graph = nx.read_graphml(io.BytesIO(to_graphml(site_schema(PAGES))))
+    logical = [(u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "logical"]
+    assert (f"{A}#s1", f"{B}#s1") in logical and (f"{B}#s1", f"{A}#s1") not in logical
+    assert all(u < v for u, v in logical) and len(set(logical)) == len(logical)
+    assert graph.number_of_edges() == len(site_schema(PAGES).edges)
 
 
 def test_scrapy_schema_end_to_end(serve, tmp_path: Path) -> None:

@@ -3,6 +3,13 @@
 Never raises on bad bytes: undecodable input is decoded with replacement
 characters, markup is repaired by libxml2's HTML parser, and input that is not
 HTML at all yields ``None``.
+
+Decoding uses ``w3lib.encoding``, as Scrapy's ``response.text`` does (BOM, label
+resolution with the WHATWG mappings such as latin-1 to cp1252, the ``<meta>`` and
+``<?xml?>`` prescan), so both read a page alike; this module adds what w3lib does
+not do: UTF-16/32 recognised by its NUL pattern without a BOM, a UTF-16/32 label on
+ASCII-compatible bytes not believed, a declaration the bytes contradict skipped,
+and UTF-8 then cp1252 as the fallback.
 """
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ import codecs
 import re
 
 from lxml import etree
+from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding, to_unicode
 
 __all__ = ["MAX_PARSE_BYTES", "decode_html", "looks_binary", "parse_html", "page_title"]
 
@@ -18,7 +26,6 @@ __all__ = ["MAX_PARSE_BYTES", "decode_html", "looks_binary", "parse_html", "page
 #: are kept, so a footer or a local menu after megabytes of content is still read.
 MAX_PARSE_BYTES = 5_000_000
 TAIL_PARSE_BYTES = 500_000
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
 #: Bytes read to decide whether a body is text (and in which UTF-16/32 form).
 SNIFF_BYTES = 4096
 #: Binary when more than this share of the sniffed bytes (or, for UTF-16/32, of the
@@ -39,10 +46,6 @@ BINARY_MAGIC = (b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"\xff\xd8\xff", b"GIF8"
 
 _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _TEXT_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
-#: Longest first: the UTF-32 LE BOM starts with the UTF-16 LE one.
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
-         (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-         (codecs.BOM_UTF16_BE, "utf-16-be"))
 #: ``</body>`` and ``</html>`` are dropped before parsing: libxml2 ignores everything
 #: after a stray one mid-page, browsers keep reading (the parser closes both at the end).
 _DOCUMENT_END_TAGS = re.compile(r"</(?:body|html)\b[^>]*>", re.I)
@@ -63,10 +66,9 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.I)
 
 
 def _bom(body: bytes) -> tuple[str, int] | None:
-    for bom, name in _BOMS:
-        if body.startswith(bom):
-            return name, len(bom)
-    return None
+    """The codec a byte order mark names and the BOM's length (w3lib's ``read_bom``)."""
+    name, bom = read_bom(body)
+    return (name, len(bom)) if name and bom else None
 
 
 def _nul_pattern_codec(head: bytes) -> str | None:
@@ -123,39 +125,63 @@ def looks_binary(body: bytes) -> bool:
     return _too_many_controls(len(_BINARY_CONTROL.findall(head)), len(head))
 
 
-def _known_codec(name: str | bytes | None, from_meta: bool = False) -> str | None:
-    if not name:
-        return None
-    if isinstance(name, bytes):
-        name = name.decode("ascii", "ignore")
+_WIDE = ("utf-16", "utf-32")
+
+
+def _python_codec(label: str) -> str | None:
     try:
-        codec = codecs.lookup(name.strip()).name
-    except (LookupError, ValueError):
+        return codecs.lookup(label.strip()).name
+    except (LookupError, ValueError, TypeError):
         return None
-    if codec.startswith(("utf-16", "utf-32")):
-        # HTML Standard: a <meta> can only be read if the page is ASCII-compatible; a
-        # real UTF-16/32 body was recognised by its BOM or NUL pattern before, so a
-        # header naming it is mislabelling ASCII-compatible bytes
-        return "utf-8" if from_meta else None
+
+
+def _declared_codec(label: str | None) -> str | None:
+    """The codec of a declared (HTTP) charset label, resolved as w3lib resolves a
+    ``Content-Type`` charset (latin-1 is cp1252, gb2312 is gb18030 ...); None when
+    w3lib knows no such encoding, or when it names UTF-16/32: a real UTF-16/32 body
+    was recognised by its BOM or NUL pattern before, so the label mislabels
+    ASCII-compatible bytes. An ASCII label stays ASCII: w3lib (as browsers) reads it
+    as cp1252, which gives the same text for ASCII bytes, and a byte above 0x7F
+    proves it wrong."""
+    if not label:
+        return None
+    codec = resolve_encoding(label.strip())
+    if codec is None or codec.startswith(_WIDE):
+        return None
+    return "ascii" if _python_codec(label) == "ascii" else codec
+
+
+def _meta_codec(body: bytes) -> str | None:
+    """The encoding a ``<meta>`` charset (or an ``<?xml encoding?>``) declares, found
+    and resolved by w3lib's prescan; one naming UTF-16/32 reads as UTF-8 (HTML
+    Standard: a ``<meta>`` can only be read in an ASCII-compatible page)."""
+    codec = html_body_declared_encoding(body)
+    if codec is not None and codec.startswith(_WIDE):
+        return "utf-8"
     return codec
 
 
+def _strict(body: bytes, codec: str) -> str | None:
+    try:
+        return body.decode(codec)
+    except (UnicodeError, LookupError):  # bad bytes, or not a text encoding (base64)
+        return None
+
+
 def decode_html(body: bytes, declared: str | None = None) -> str:
-    """Decode page bytes: BOM, then the NUL pattern of UTF-16/32, then the declared (HTTP) encoding, then a ``<meta>``
-    charset, then UTF-8, then cp1252; the last resort replaces bad bytes."""
+    """Decode page bytes: BOM, then the NUL pattern of UTF-16/32, then the declared
+    (HTTP) charset, then a ``<meta>`` charset, then UTF-8, then cp1252; a
+    declaration is believed only if the bytes decode under it; the last resort
+    replaces bad bytes. ``declared`` is a charset label (what
+    ``w3lib.encoding.http_content_type_encoding`` gives for the ``Content-Type``)."""
     wide = _wide_codec(body) or _bom(body)
     if wide is not None:
         codec, skip = wide
-        return body[skip:].decode(codec, "replace")
-    meta = _META_CHARSET.search(body[:4096])
-    candidates = [_known_codec(declared), _known_codec(meta.group(1) if meta else None, from_meta=True), "utf-8"]
-    for name in candidates:
-        if name:
-            try:
-                return body.decode(name)
-            except (UnicodeError, LookupError):
-                continue
-    return body.decode("cp1252", "replace")
+        return to_unicode(body[skip:], codec)
+    for codec in (_declared_codec(declared), _meta_codec(body), "utf-8"):
+        if codec and (text := _strict(body, codec)) is not None:
+            return text
+    return to_unicode(body, "cp1252")
 
 
 def _flatten_nesting(text: str) -> str:
