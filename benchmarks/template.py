@@ -20,7 +20,9 @@ model, without and with it.
 The output is stamped with the checkout's commit (``benchmarks.corpus.commit``):
 ``{"commit", "command", "bar", "pass", "sites": {name: {...}}}``; each site has
 ``group`` (corpus or fixture), ``mean_loaded``, ``max_loaded`` and ``loads_bar``
-("pass" or "NO").
+("pass" or "NO"); ``every_page`` repeats the load count with every page of the
+truth as the key page (a stress check, the bar is stated on the key pages):
+pages, mean and max loads, the worst page, how many found a 3-CS.
 """
 from __future__ import annotations
 
@@ -140,6 +142,26 @@ def main() -> None:
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
 
 
+def every_page(cs, fetch, root: str, edges: list[tuple[str, str]]) -> dict:
+    """Algorithm 2 (n = 3) from every page of the truth: loads and 3-CS found."""
+    plain = links_fetcher(fetch)
+    cache: dict[str, list | None] = {}
+
+    def fetch_links(url: str):  # type: ignore[no-untyped-def]
+        if url not in cache:
+            cache[url] = plain(url)
+        return cache[url]
+
+    pages = sorted({root} | {child for _, child in edges})
+    results = [(find_complete_subdigraph(page, fetch_links, 3), page) for page in pages]
+    loads = [result.loaded for result, _ in results]
+    worst = max(results, key=lambda r: r[0].loaded)
+    return {"pages": len(pages), "mean_loaded": round(statistics.fmean(loads), 2),
+            "max_loaded": max(loads), "over_bar": sum(n > LOADS_BAR for n in loads),
+            "worst": [worst[1], worst[0].loaded],
+            "complete": sum(result.complete for result, _ in results)}
+
+
 def site_entry(cs, group: str, model, homes: dict[str, frozenset[str]], f1: bool) -> dict:
     site = load_labelled_site(cs.truth, cs.serve_dir, cs.name)
     root, edges, _ = load_truth(cs.truth)
@@ -157,6 +179,7 @@ def site_entry(cs, group: str, model, homes: dict[str, frozenset[str]], f1: bool
                                 sum(r["baseline_links"] for r in rows)],
                    "control": [sum(r["control_same_template"] for r in rows),
                                sum(r["control_pages"] for r in rows)]}
+    entry["every_page"] = every_page(cs, site.fetch, root, edges)
     menu: set[str] = set()
     if f1:
         result = find_complete_subdigraph(cs.start_url, links_fetcher(site.fetch), 3)
@@ -165,7 +188,8 @@ def site_entry(cs, group: str, model, homes: dict[str, frozenset[str]], f1: bool
         entry["edge_f1_default"] = edge_f1(cs, site.fetch, model, None)
         entry["edge_f1_with_menu"] = edge_f1(cs, site.fetch, model, menu)
     print(f"{cs.name:18} keys {len(rows)} loaded mean {entry['mean_loaded']} max {entry['max_loaded']}"
-          f" ({entry['loads_bar']}) complete {entry['complete']}/{len(rows)}"
+          f" ({entry['loads_bar']}; every page: mean {entry['every_page']['mean_loaded']}"
+          f" max {entry['every_page']['max_loaded']}) complete {entry['complete']}/{len(rows)}"
           f" same-template {entry['same_template']}/{entry['found']}"
           f" baseline {entry['baseline'][0]}/{entry['baseline'][1]}"
           f" control {entry['control'][0]}/{entry['control'][1]} menu {len(menu)} "
