@@ -13,7 +13,8 @@ from skeleton.template.hyperlinks import h_distance, hyperlink, link_less, link_
 from skeleton.template.links import KeyLink, d_distance, page_links
 from skeleton.template.menu import links_fetcher, menu_urls, template_menu
 from skeleton.template.sortlinks import sort_links
-from skeleton.template.subdigraph import find_complete_subdigraph, largest_clique_with
+from skeleton.template.subdigraph import (LOADS_PER_MEMBER, default_max_loads,
+                                         find_complete_subdigraph, largest_clique_with)
 
 SITE = FIXTURES / "templatesite"
 BASE = "http://site.test/"
@@ -77,7 +78,12 @@ def test_dom_relevance_prefers_links_far_from_the_chosen_ones() -> None:
 def test_algorithm_2_finds_the_3_cs_and_counts_loads() -> None:
     result = find_complete_subdigraph(BASE + "index.html", links_fetcher(fetch), 3)
     assert [u[len(BASE):] for u in result.pages] == ["contact.html", "privacy.html", "news/"]
-    assert result.loaded == 5 and result.complete
+    assert result.loaded == 4 and result.complete
+    # Algorithm 1 puts story.html second, but contact.html does not link to it: it
+    # could not join contact.html in a subdigraph, so the links contact.html points
+    # to are loaded first
+    assert result.order[:3] == [BASE + "contact.html", BASE + "story.html", BASE + "privacy.html"]
+    assert result.visited == result.pages
     assert {u[len(BASE):] for u in menu_urls(result)} == {
         "", "news/", "products/", "about/", "contact.html", "privacy.html"}
 
@@ -92,9 +98,10 @@ def test_algorithm_2_n_1_loads_two_pages_and_big_n_gives_the_biggest_m() -> None
 
 
 def test_algorithm_2_max_loads_and_bad_size() -> None:
-    result = find_complete_subdigraph(BASE + "index.html", links_fetcher(fetch), 3, max_loads=4)
-    assert result.loaded == 4 and [u[len(BASE):] for u in result.pages] == ["contact.html",
+    result = find_complete_subdigraph(BASE + "index.html", links_fetcher(fetch), 3, max_loads=3)
+    assert result.loaded == 3 and [u[len(BASE):] for u in result.pages] == ["contact.html",
                                                                            "privacy.html"]
+    assert default_max_loads(3) == LOADS_PER_MEMBER * 3 == 12
     with pytest.raises(ValueError):
         find_complete_subdigraph(BASE, links_fetcher(fetch), 0)
 

@@ -64,7 +64,7 @@ def test_search_template_menu_is_algorithm_2_one_awaited_page_at_a_time() -> Non
 
     result = run(search_template_menu(base + "index.html", fetch_async, 3))
     expected = find_complete_subdigraph(base + "index.html", fetch_links, 3)
-    assert result.pages == expected.pages and result.loaded == expected.loaded == len(loads) == 5
+    assert result.pages == expected.pages and result.loaded == expected.loaded == len(loads) == 4
     assert sorted(menu_urls(result)) == [base + u for u in MENU]
     budget = run(search_template_menu(base + "index.html", fetch_async, 3, max_loads=2))
     assert budget.loaded == 2 and menu_urls(budget) == set()  # one page: no subdigraph
@@ -86,7 +86,7 @@ def test_menu_json_round_trip_and_bad_values() -> None:
     base = "http://site.test/"
     result = find_complete_subdigraph(base + "index.html", links_fetcher(site_fetch(base)), 3)
     raw = encode_menu(result)
-    assert json.loads(raw)["n"] == 3 and json.loads(raw)["loaded"] == 5
+    assert json.loads(raw)["n"] == 3 and json.loads(raw)["loaded"] == 4
     assert decode_menu(raw) == decode_menu(raw.encode()) == menu_urls(result)
     for bad in (None, "", "{", "[1]", '{"urls": "x"}', '{"urls": [1]}', b"\xff"):
         assert decode_menu(bad) is None
@@ -129,7 +129,7 @@ def test_crawl_stores_the_menu_in_meta_and_finds_the_tree(serve, redis_settings,
     stats, items = yield crawl_in_process(project_settings(redis_settings), base=f"{base}index.html",
                                           crawl=crawl, model=MODEL, template_menu="3")
     assert stats["finish_reason"] == "finished"
-    assert stats["skeleton/template_menu/loaded"] == 5
+    assert stats["skeleton/template_menu/loaded"] == 4
     assert stats["skeleton/template_menu/size"] == len(MENU)
     stored = json.loads(redis_client.hget(CrawlKeys(crawl).meta, META_TEMPLATE_MENU))
     assert stored["urls"] == [base + u for u in MENU] and stored["n"] == 3

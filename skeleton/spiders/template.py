@@ -4,9 +4,11 @@
     scrapy crawl template -a key=URL [-a n=3] [-a max_pages=N] -O cs.json
 
 Loads the key page, sorts its same-domain links by Algorithm 1, then loads them
-one at a time in that order and stops as soon as n of them are pairwise
-mutually linked (or when every link, or ``max_pages`` pages, are loaded: then
-the biggest smaller set is the answer). It emits one item: ``key``, ``pages``
+one at a time, the links the loaded pages point to first (see
+:mod:`skeleton.template.subdigraph`), and stops as soon as n of them are pairwise
+mutually linked (or when every link, or ``max_pages`` pages, are loaded; by
+default ``max_pages`` is ``LOADS_PER_MEMBER * n``, 12 for n = 3: then the
+biggest smaller set is the answer). It emits one item: ``key``, ``pages``
 (the set), ``size``, ``complete``, ``loaded`` (pages loaded, the key page
 included) and ``menu`` (the links the set and the key page share).
 

@@ -71,13 +71,15 @@ async def load_template_menu(crawler: Crawler, base: str, n: int, keys: CrawlKey
     or found now and stored there; logs the outcome once."""
     stats = crawler.stats
     assert stats is not None
-    max_loads = crawler.settings.getint("SKELETON_TEMPLATE_MENU_MAX_LOADS", MENU_MAX_LOADS)
+    max_loads = MENU_MAX_LOADS  # None: the search's budget, LOADS_PER_MEMBER * n
+    if crawler.settings.get("SKELETON_TEMPLATE_MENU_MAX_LOADS") is not None:
+        max_loads = max(1, crawler.settings.getint("SKELETON_TEMPLATE_MENU_MAX_LOADS"))
     server = connect(crawler.settings)
     try:
         menu = decode_menu(server.hget(keys.meta, META_TEMPLATE_MENU))
         if menu is None:
             result = await search_template_menu(base, partial(_fetch_links, crawler), n,
-                                                max(1, max_loads))
+                                                max_loads)
             stats.set_value("skeleton/template_menu/loaded", result.loaded)
             server.hsetnx(keys.meta, META_TEMPLATE_MENU, encode_menu(result))
             menu = decode_menu(server.hget(keys.meta, META_TEMPLATE_MENU)) or set()

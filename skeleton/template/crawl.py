@@ -24,18 +24,19 @@ from .subdigraph import CSResult, CSSearch
 __all__ = ["MENU_MAX_LOADS", "AsyncFetchLinks", "search_template_menu", "encode_menu",
            "decode_menu", "templates_with_menu"]
 
-#: Page loads allowed to find the n-CS, the base page included (the dev corpus
-#: needs 4.5 to 13.5 on average for n = 3, see docs/guide.md "Template detection").
-MENU_MAX_LOADS = 30
+#: Page loads allowed to find the n-CS, the base page included; None: the
+#: search's own budget, ``subdigraph.LOADS_PER_MEMBER * n`` (12 for n = 3).
+MENU_MAX_LOADS: int | None = None
 
 #: ``fetch_links(url)`` awaited: the page's links, or None when it cannot be loaded.
 AsyncFetchLinks = Callable[[str], Awaitable[Sequence[KeyLink | str] | None]]
 
 
 async def search_template_menu(base_url: str, fetch_links: AsyncFetchLinks, n: int,
-                               max_loads: int = MENU_MAX_LOADS) -> CSResult:
-    """Algorithm 2 from ``base_url``, one awaited page at a time, in Algorithm 1's
-    order, at most ``max_loads`` loads (base page included)."""
+                               max_loads: int | None = MENU_MAX_LOADS) -> CSResult:
+    """Algorithm 2 from ``base_url``, one awaited page at a time, in the order of
+    :class:`.subdigraph.CSSearch`, at most ``max_loads`` loads (base page
+    included; None: the search's default budget)."""
     search = CSSearch(base_url, await fetch_links(base_url), n, max_loads)
     while (url := search.next_url()) is not None:
         search.add(await fetch_links(url))
