@@ -143,7 +143,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
     settings = ["-s", f"SKELETON_DATA_DIR={data}"]
     try:
         done = run_scrapy(["crawl", "skeleton", "-a", f"base=http://127.0.0.1:{httpd.server_port}/index.html",
-                           "-a", "mode=bfs", "-a", f"crawl={CRAWL}", *FAST, *settings], data)
+                           "-a", "mode=bfs", "-a", "analyses=all", "-a", f"crawl={CRAWL}", *FAST, *settings], data)
         assert done.returncode == 0, done.stderr[-3000:]
     finally:
         httpd.shutdown()

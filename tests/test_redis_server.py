@@ -75,7 +75,7 @@ def test_crawl_keys_and_ids() -> None:
     assert keys.all()[1:] == tuple(f"skeleton:127.0.0.1-8000-en:{n}"
                                    for n in ("dupefilter", "pages", "offers", "tree", "aliases", "fingerprints", "variants", "votes", "forms", "meta",
                                              "entropy", "entropy_pages", "page_terms",
-                                             "page_html", "leases", "inflight", "dead", "failed"))
+                                             "page_html", "leases", "inflight", "dead", "failed", "contexts"))
     assert re.fullmatch(r"127\.0\.0\.1-8000-en-[0-9a-f]{10}",
                         crawl_id_for("http://127.0.0.1:8000/en/index.html"))
     assert re.fullmatch(r"example\.org-[0-9a-f]{10}", crawl_id_for("https://Example.org/"))

@@ -283,8 +283,11 @@ class TreePipeline:
             _, fetched = self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta,
                                            self.keys.failed], args=args)
         except outage.REDIS_ERRORS as exc:
+            # declared once (one error line); the item is dropped unstored, like the
+            # items still in flight, and its page's lease stays unacknowledged
             outage.redis_down(self.crawler, exc, "storing a page")
-            raise
+            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored")
+            raise DropItem("not stored: Redis is unavailable") from None
         if self.budget_until is not None and int(fetched or 0) >= self.budget_until:
             self.budget_spent(int(fetched))
         return item
