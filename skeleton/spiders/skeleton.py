@@ -464,6 +464,12 @@ class SkeletonSpider(scrapy.Spider):
             self._contexts[context_id] = found
         return found
 
+    def closed(self, reason: str) -> None:
+        """Scrapy calls this when the spider closes: the context client is closed."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+
     def store_context(self, known: Any, template: Any) -> str:
         """Store a context the pages below this one get (once per distinct context and
         worker: ``HSETNX``), and return its id."""
