@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import TypeVar
 
 from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding, to_unicode
@@ -62,6 +63,7 @@ _ANCHOR_ENDERS = re.compile(r"<(/?)(a|li|dt|dd|tr|td|th|ul|ol|dl|table)\b[^>]*>"
 _ANCHOR_STARTS = re.compile(r"<a[\s>]", re.I)
 _ANCHOR_ENDS = re.compile(r"</a\s*>", re.I)
 _TITLE_XPATH = "string(//title)"
+_Text = TypeVar("_Text", bytes, str)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.I)
 
 
@@ -233,9 +235,10 @@ def _close_open_anchors(text: str) -> str:
     return "".join(parts)
 
 
-def _cut(body: bytes) -> bytes:
-    """The first and last bytes of a page longer than ``MAX_PARSE_BYTES``; the tail
-    starts at a multiple of 4 bytes, so UTF-16/32 stays aligned."""
+def _cut(body: _Text) -> _Text:
+    """The head and the last ``TAIL_PARSE_BYTES`` of a page longer than
+    ``MAX_PARSE_BYTES`` (bytes, or characters of decoded text); the tail starts at a
+    multiple of 4, so UTF-16/32 bytes stay aligned."""
     if len(body) <= MAX_PARSE_BYTES:
         return body
     tail = len(body) - TAIL_PARSE_BYTES
@@ -250,8 +253,7 @@ def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element
             return None
         text = decode_html(_cut(body), declared)
     else:
-        text = body if len(body) <= MAX_PARSE_BYTES else (
-            body[:MAX_PARSE_BYTES - TAIL_PARSE_BYTES] + body[-TAIL_PARSE_BYTES:])
+        text = _cut(body)
     text = _XML_DECLARATION.sub("", text.replace("\x00", ""), count=1)  # NUL ends libxml2's input
     text = _close_open_anchors(_flatten_nesting(_DOCUMENT_END_TAGS.sub("", text)))
     if not text.strip():
