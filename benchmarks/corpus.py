@@ -58,3 +58,27 @@ def serve(folder: Path, port: int = 8000) -> subprocess.Popen:
     if proc.poll() is not None:
         raise SystemExit(f"cannot serve {folder} on 127.0.0.1:{port} (port busy?)")
     return proc
+
+
+# -- helpers the benchmarks share ---------------------------------------------------------
+
+def median_of(runs: list[dict], key: str) -> float | None:
+    """The median of ``key`` over the runs that have it, rounded to 2 places (None if none)."""
+    import statistics
+
+    values = [r[key] for r in runs if r.get(key) is not None]
+    return round(statistics.median(values), 2) if values else None
+
+
+def bar_rows(bars: dict[str, bool], passed: str = "yes") -> list[str]:
+    """A markdown table of a benchmark's bars: ``| bar | pass |``, one row each."""
+    return ["| bar | pass |", "|---|---|", *(f"| {bar} | {passed if ok else 'NO'} |" for bar, ok in bars.items())]
+
+
+def write_results(out: dict, results: Path, table: Path, render) -> None:  # type: ignore[no-untyped-def]
+    """Write ``out`` as JSON to ``results`` and the markdown ``render`` makes of the
+    JSON as written to ``table`` (docs tables come from the results files)."""
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+    table.write_text(render(json.loads(results.read_text())))
+    print(f"wrote {results} and {table}")

@@ -99,7 +99,7 @@ from urllib.parse import unquote, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.corpus import FIXTURES, commit  # noqa: E402
+from benchmarks.corpus import FIXTURES, bar_rows, commit, write_results  # noqa: E402
 from skeleton.hierarchy.pagination import same_listing  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
@@ -940,8 +940,7 @@ def markdown(out: dict[str, Any]) -> str:
                   f"Exit code {h['exit_code']}, state {h['state'] or '?'}, {h['seconds']} s, "
                   f"{h['requests']} requests answered ({h['answered']}), {h['tree_pages']} pages in the tree, "
                   f"{h['log_errors']} ERROR log lines, {sum(t['count'] for t in h['tracebacks'])} tracebacks.", "",
-                  "| bar | pass |", "|---|---|"]
-        lines += [f"| {bar} | {_yes(ok)} |" for bar, ok in h["bars"].items()]
+                  *bar_rows(h["bars"])]
         lines += ["", "| page | hostile | fetched | record | links followed | in tree | sentinels fetched "
                   "| sentinels in tree |", "|---|---|---|---|---:|---|---|---|"]
         for name, p in h["pages"].items():
@@ -968,8 +967,7 @@ def markdown(out: dict[str, Any]) -> str:
                   f"{f['faults']['seed']}): 500 at random to {f['faults']['random_500']:.0%} of requests; "
                   f"500 always: {', '.join(f['plan']['always_500'])}; hang {f['faults']['hang_seconds']} s "
                   f"(download timeout {f['faults']['download_timeout']} s): {', '.join(f['plan']['hang'])}.", "",
-                  "| bar | pass |", "|---|---|"]
-        lines += [f"| {bar} | {_yes(ok)} |" for bar, ok in fl["bars"].items()]
+                  *bar_rows(fl["bars"])]
         lines += ["", "| run | exit code | ended | state | seconds | requests | 200 | 500 | hangs | retries "
                       "| pages fetched (200) | tree pages | fetched, not in tree | tracebacks |",
                   "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -999,8 +997,7 @@ def markdown(out: dict[str, Any]) -> str:
                   f"{o['pages_stored_at_kill']} pages are stored; pages are served {o['delay_per_page']} s late, "
                   "so requests are in flight. The bound is the one docs/guide.md states (one retry budget, "
                   "15.5 s, plus the download timeout, plus 5 s to close).", "",
-                  "| bar | pass |", "|---|---|"]
-        lines += [f"| {bar} | {_yes(ok)} |" for bar, ok in o["bars"].items()]
+                  *bar_rows(o["bars"])]
         lines += ["", "| exit code | finish reason | seconds from kill to exit | bound | "
                   "component waits logged after the outage was declared |", "|---:|---|---:|---:|---:|",
                   f"| {o['exit_code']} | {o['finish_reason']} | {o['seconds_kill_to_exit']} | "
@@ -1039,10 +1036,7 @@ def main() -> None:
             scenarios["flaky"] = {**previous.get("flaky", {}), **scenarios["flaky"]}
         merged = {**previous, **scenarios}
         out["scenarios"] = {k: merged[k] for k in ("hostile", "flaky", "outage") if k in merged}
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
-        TABLE.write_text(markdown(out))
-        print(f"wrote {RESULTS} and {TABLE}")
+        write_results(out, RESULTS, TABLE, markdown)
     if args.keep:
         print(f"work folder kept: {work}")
     else:

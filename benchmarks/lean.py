@@ -52,7 +52,6 @@ import shlex
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -66,7 +65,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.corpus import CorpusSite, commit, corpus_sites, fixture_sites, serve  # noqa: E402
+from benchmarks.corpus import (CorpusSite, commit, corpus_sites, fixture_sites, median_of,  # noqa: E402
+                               serve, write_results)
 
 RESULTS = ROOT / "benchmarks" / "results" / "lean.json"
 TABLE = ROOT / "benchmarks" / "results" / "lean.md"
@@ -207,13 +207,8 @@ def run_skeleton(start: str, work: Path, tag: str, opts: argparse.Namespace) -> 
     return result
 
 
-def _median(runs: list[dict[str, Any]], key: str) -> float | None:
-    values = [r[key] for r in runs if r.get(key) is not None]
-    return round(statistics.median(values), 2) if values else None
-
-
 def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    medians = {kind: {k: _median([r for r in runs if r["crawl"] == kind], k) for k in FIGURES}
+    medians = {kind: {k: median_of([r for r in runs if r["crawl"] == kind], k) for k in FIGURES}
                for kind in ("plain", "skeleton")}
     plain, skel = medians["plain"], medians["skeleton"]
     ratio = round(skel["wall_s"] / plain["wall_s"], 2) if plain["wall_s"] and skel["wall_s"] else None
@@ -314,10 +309,7 @@ def main() -> None:
            "load_avg_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)], "sites": results}
     print(markdown(out))
     if opts.write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(out, indent=1) + "\n")
-        TABLE.write_text(markdown(json.loads(RESULTS.read_text())))  # the table from the JSON
-        print(f"wrote {RESULTS} and {TABLE}")
+        write_results(out, RESULTS, TABLE, markdown)
     if opts.keep:
         print(f"work folder kept: {work}")
     else:

@@ -27,7 +27,6 @@ import json
 import os
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from benchmarks.bench_site import Shape, build_site, serve  # noqa: E402
+from benchmarks.corpus import median_of  # noqa: E402
 
 #: Worker log lines carry milliseconds, to time each worker's decision to close.
 LOG_DATEFORMAT = "%Y-%m-%d %H:%M:%S"
@@ -199,18 +199,13 @@ def _tree(client: Any, crawl: str, base: str) -> Any:
     return tree
 
 
-def _median(runs: list[dict[str, Any]], key: str) -> float | None:
-    values = [r[key] for r in runs if r[key] is not None]
-    return round(statistics.median(values), 2) if values else None
-
-
 def summarize(results: list[dict[str, Any]], opts: argparse.Namespace,
               site_pages: int) -> dict[str, Any]:
     reference = results[0].pop("tree")
     for result in results[1:]:
         result["same_tree_as_first_run"] = result.pop("tree") == reference
     keys = ("pages_per_s", "last_exit_s", "redis_commands_per_page", "worker_cpu_ms_per_page")
-    medians = {w: {k: _median([r for r in results if r["workers"] == w], k) for k in keys}
+    medians = {w: {k: median_of([r for r in results if r["workers"] == w], k) for k in keys}
                for w in opts.workers}
     one = medians[opts.workers[0]]["pages_per_s"]
     for row in medians.values():
