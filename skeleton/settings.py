@@ -23,6 +23,9 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
 # A crawl is one site: a worker leases no more requests than it can download.
 CONCURRENT_REQUESTS = 4
+# Items and requests of one response are handled by this many tasks (Scrapy: 100,
+# created per response); the tree pipeline is synchronous, so more buy nothing.
+CONCURRENT_ITEMS = 8
 DOWNLOAD_TIMEOUT = 60
 DOWNLOAD_MAXSIZE = 20 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 5 * 1024 * 1024
@@ -84,7 +87,7 @@ SKELETON_ENTROPY_ENABLED = True
 SKELETON_ENTROPY_LANGUAGE = "en"
 SKELETON_ENTROPY_STOP_WORDS = None
 SKELETON_ENTROPY_MAX_TERMS = 50_000
-SKELETON_KEEP_PAGE_TERMS = True
+# SKELETON_KEEP_PAGE_TERMS: unset, the pages' terms are kept when the wisdom analysis runs
 # Optional analyses (skeleton.analyses), off by default: the default crawl computes
 # what the skeleton needs. -a analyses=wisdom,blocks,schema (or all), this list, or
 # each one's own setting turns them on.

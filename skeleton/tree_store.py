@@ -9,43 +9,63 @@ Thin glue around the pure :func:`skeleton.hierarchy.resolve.resolve_tree`.
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 from skeleton.hierarchy.aliases import apply_aliases
+from skeleton.hierarchy.offers import origin_of, unpack_offers
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
 from skeleton.redis_keys import CrawlKeys
 
-__all__ = ["load_hash", "stored_offers", "stored_aliases", "resolve_recorded_tree", "store_tree", "crawl_edges"]
+__all__ = ["pack_record", "unpack_record", "load_hash", "stored_offers", "stored_aliases", "resolve_recorded_tree", "store_tree", "crawl_edges"]
+
+
+RECORD_ZLIB_LEVEL = 6
+#: a stored record inflating beyond this is not read (a corrupt or hostile value)
+MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 
 def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
 
 
+def pack_record(record: dict[str, Any]) -> bytes:
+    """A page record as stored in ``:pages``: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(record, ensure_ascii=False, sort_keys=True,
+                                    separators=(",", ":")).encode("utf-8"), RECORD_ZLIB_LEVEL)
+
+
+def unpack_record(value: Any) -> Any:
+    """A stored value of ``:pages`` (:func:`pack_record`) or another hash of JSON
+    values, decoded; raises ValueError when it is neither."""
+    if isinstance(value, (bytes, bytearray)) and value[:1] == b"\x78":  # a zlib stream
+        try:
+            value = zlib.decompressobj().decompress(bytes(value), MAX_RECORD_BYTES)
+        except zlib.error as exc:
+            raise ValueError(f"not a stored record: {exc}") from None
+    return json.loads(value)
+
+
 def load_hash(server: Any, key: str) -> dict[str, Any]:
-    """A hash of JSON values, decoded; values that are not JSON are left out."""
+    """A hash of JSON values (or :func:`pack_record` records), decoded; values that
+    do not decode are left out."""
     out = {}
     for field, value in server.hscan_iter(key, count=1000):
         try:
-            out[_text(field)] = json.loads(value)
-        except ValueError:
+            out[_text(field)] = unpack_record(value)
+        except (ValueError, UnicodeDecodeError):
             continue
     return out
 
 
-def stored_offers(raw: Any) -> list[dict[str, Any]]:
-    """The offers of one child as stored in ``:offers`` (a JSON list of ``{"id",
-    "k", "o"}``, ``o`` the offer's JSON); entries that do not decode are skipped."""
-    out = []
-    for entry in raw if isinstance(raw, list) else []:
-        try:
-            offer = json.loads(entry["o"])
-        except (TypeError, KeyError, ValueError):
-            continue
-        if isinstance(offer, dict):
-            out.append(offer)
-    return out
+def stored_offers(server: Any, keys: CrawlKeys, root: str) -> dict[str, list[dict[str, Any]]]:
+    """Child URL -> its offers as stored in ``:offers`` by the tree pipeline
+    (:func:`skeleton.hierarchy.offers.unpack_offers`, URLs on ``root``'s origin
+    written from their path)."""
+    origin = origin_of(root)
+    return {_text(child): unpack_offers(raw, origin)
+            for child, raw in server.hscan_iter(keys.offers, count=1000)}
 
 
 def resolve_recorded_tree(server: Any, keys: CrawlKeys, root: str,
@@ -53,7 +73,7 @@ def resolve_recorded_tree(server: Any, keys: CrawlKeys, root: str,
                           pages: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """The tree (child -> ``{"parent", "depth"}``) resolved from the crawl's pages and offers."""
     pages = load_hash(server, keys.pages) if pages is None else pages
-    offers = {child: stored_offers(raw) for child, raw in load_hash(server, keys.offers).items()}
+    offers = stored_offers(server, keys, root)
     root, pages, offers = apply_aliases(root, pages, offers, stored_aliases(server, keys))
     return resolve_tree(root, pages, offers, edge_model or None)
 

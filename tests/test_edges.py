@@ -7,12 +7,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
+from skeleton.hierarchy.offers import MAX_OFFERS, offer_key, pack_offer, unpack_offers
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
 from skeleton.redis_keys import CrawlKeys
 from skeleton.hierarchy.scoring import EdgeModelError
-from skeleton.tree_store import crawl_edges, load_hash, resolve_recorded_tree, stored_offers
+from skeleton.tree_store import (crawl_edges, load_hash, pack_record, resolve_recorded_tree, stored_offers,
+                                 unpack_record)
 
 ROOT = "http://s/"
 
@@ -22,15 +23,15 @@ def offer(frm: str, parent: str, size: int = 3, level: int = 1) -> dict:
 
 
 def apply(script, keys: CrawlKeys, page: str, offers: dict[str, dict], bound: int = MAX_OFFERS) -> int:
-    args = [ROOT, page, json.dumps({"url": page}), bound, "0"]
+    args = [ROOT, page, pack_record({"url": page}), bound, "0", ""]
     for child, o in sorted(offers.items()):
-        args += [child, json.dumps(o, sort_keys=True), offer_key(o), f"{o['from']}\x00{o['parent']}"]
+        args += [child, *pack_offer(o, "http://s")]
     return script(keys=[keys.pages, keys.offers], args=args)[0]  # children whose offers changed
 
 
 def stored(client, keys: CrawlKeys) -> dict[str, list[tuple[str, str]]]:
-    return {child: sorted((o["from"], o["parent"]) for o in stored_offers(raw))
-            for child, raw in load_hash(client, keys.offers).items()}
+    return {child: sorted((o["from"], o["parent"]) for o in offers)
+            for child, offers in stored_offers(client, keys, ROOT).items()}
 
 
 @pytest.fixture
@@ -113,7 +114,7 @@ def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_clie
                         offers=offers)
         assert pipeline.process_item(item) is item
         assert "offers" not in item  # stored in Redis, not exported
-        assert json.loads(redis_client.hget(keys.pages, page))["title"] == page
+        assert unpack_record(redis_client.hget(keys.pages, page))["title"] == page
     tree = resolve_recorded_tree(redis_client, keys, ROOT, None)
     assert {c: e["parent"] for c, e in tree.items()} == {
         "http://s/a": ROOT, "http://s/b": ROOT, "http://s/a/1": "http://s/a"}
@@ -121,11 +122,11 @@ def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_clie
 
 
 def test_bad_stored_offers_are_skipped_and_a_bad_edge_model_is_one_error(redis_client) -> None:
-    good = {"from": ROOT, "parent": ROOT}
-    raw = [{"id": "a", "k": "0", "o": json.dumps(good)}, {"id": "b", "k": "1", "o": "{not json"},
-           {"id": "c"}, "junk", {"id": "d", "k": "2", "o": "[1, 2]"}]
-    assert stored_offers(raw) == [good]
-    assert stored_offers({"not": "a list"}) == []
+    good = {"from": ROOT, "parent": ROOT + "a", "level": 1, "size": 3, "sig": "x"}
+    line = "\t".join(pack_offer(good, "http://s"))
+    raw = "\n".join([line, "0100003/ /a\t{not json", "junk", "0100003/ /b\t[1,2]", "short\t[]"])
+    assert unpack_offers(raw.encode(), "http://s") == [good]
+    assert unpack_offers(None) == []
     keys = CrawlKeys("test-offers-bad-model")
     redis_client.delete(*keys.all())
     redis_client.hset(keys.meta, mapping={"base": ROOT, "edge_model": json.dumps({"features": ["x"]})})

@@ -173,7 +173,7 @@ def response(url: str, body: bytes, content_type: str | None = "text/html; chars
 
 
 def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_keys) -> None:
-    mw, crawler = make_middleware(redis_settings, crawl_keys.crawl)
+    mw, crawler = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_KEEP_PAGE_TERMS=True)
     assert crawler.spider.entropy is mw
     page = b"<html><title>Cats</title><body><p>The cat sat. 2024</p><script>dog()</script></html>"
     mw.process_spider_input(response("http://h/a", page))
@@ -222,9 +222,17 @@ def test_middleware_settings(redis_settings, crawl_keys) -> None:
     assert mw.entropies(["chat", "souris", "le"]) == {"chat": 0.0, "souris": 0.0, "le": 0.0}
     assert dict(mw.store.scan()).keys() == {"chat", "souris"}
     assert mw.store.page_terms("http://h/fr") == {}
-    mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_STOP_WORDS=["Chat"])
+    mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_STOP_WORDS=["Chat"],
+                            SKELETON_KEEP_PAGE_TERMS=True)
     mw.process_spider_input(response("http://h/custom", b"<p>the chat</p>"))
     assert mw.store.page_terms("http://h/custom") == {"the": 1}
+    # by default a page's terms are kept only for WISDOM's second pass
+    mw, _ = make_middleware(redis_settings, crawl_keys.crawl)
+    mw.process_spider_input(response("http://h/default", b"<p>plain words</p>"))
+    assert mw.store.page_terms("http://h/default") == {}
+    mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ANALYSES="wisdom")
+    mw.process_spider_input(response("http://h/wisdom", b"<p>plain words</p>"))
+    assert mw.store.page_terms("http://h/wisdom") == {"plain": 1, "words": 1}
     crawler = get_crawler(SkeletonSpider, redis_settings)
     with pytest.raises(NotConfigured):
         EntropyMiddleware.from_crawler(crawler)  # no skeleton spider
@@ -239,7 +247,7 @@ def test_crawl_fills_the_entropy_keys_and_scrapy_entropy_lists_them(
     crawl = f"tiny-{uuid.uuid4().hex[:8]}"
     keys = CrawlKeys(crawl)
     base = serve(SITE)
-    stats, items = yield crawl_in_process(project_settings(redis_settings),
+    stats, items = yield crawl_in_process(project_settings({**redis_settings, "SKELETON_KEEP_PAGE_TERMS": True}),
                                           base=f"{base}index.html", mode="bfs", crawl=crawl)
     html = [i for i in items if i["reason"] != "non_html"]
     assert stats["finish_reason"] == "finished" and len(html) >= 10

@@ -12,6 +12,7 @@ from helpers import FAST, run_scrapy
 from skeleton.hierarchy.aliases import MAX_HOPS, apply_aliases, final_url
 from skeleton.middlewares.aliases import RedirectAliasMiddleware, redirect_target
 from skeleton.redis_keys import CrawlKeys
+from skeleton.hierarchy.offers import pack_offer
 from skeleton.tree_store import resolve_recorded_tree
 
 B = "http://s.test/"
@@ -53,8 +54,8 @@ def test_the_home_page_keeps_a_section_whose_link_redirects(redis_client) -> Non
              B + "WORLD/a.html": {"evidence": {}, "nav_links": []}}
     redis_client.hset(keys.pages, mapping={u: json.dumps(r) for u, r in pages.items()})
     stored = {B + "WORLD": [offer(B)], B + "WORLD/a.html": [offer(B + "WORLD/", "list")]}
-    redis_client.hset(keys.offers, mapping={c: json.dumps([{"id": "x", "k": "k", "o": json.dumps(o)}
-                                                          for o in os_]) for c, os_ in stored.items()})
+    redis_client.hset(keys.offers, mapping={c: "\n".join("\t".join(pack_offer(o, "")) for o in os_)
+                                            for c, os_ in stored.items()})
     assert resolve_recorded_tree(redis_client, keys, B, None).get(B + "WORLD/") is None
     redis_client.hset(keys.aliases, B + "WORLD", B + "WORLD/")
     tree = resolve_recorded_tree(redis_client, keys, B, None)

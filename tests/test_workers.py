@@ -20,6 +20,7 @@ from helpers import (FAST, ROOT, SlowHandler, redis_ready, run_scrapy, start_red
 from scrapy.settings import Settings
 
 from skeleton.commands.tree import load_crawl_tree
+from skeleton.tree_store import load_hash
 from skeleton.redis_keys import CrawlKeys
 
 SITE = ROOT / "tests" / "sites" / "docs_sidebar"
@@ -188,8 +189,8 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
     try:
         wait_for(lambda: redis_ready(url), timeout=30)
         client = client_for(url)
-        stored = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.pages).items()}
-        edges = {k.decode(): json.loads(v) for k, v in client.hgetall(keys.offers).items()}
+        stored = load_hash(client, keys.pages)
+        edges = {k.decode() for k in client.hkeys(keys.offers)}
         assert len(stored) >= 5
         root = base
         for page_url, page in stored.items():  # every stored page has its offers with it

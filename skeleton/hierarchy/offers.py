@@ -30,6 +30,7 @@ set a link came from, which SEW's own features describe for the set as a whole.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -38,12 +39,17 @@ from skeleton.sew.links import LinkNode
 from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.sew.urls import directory, split_url
 
-__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "offer_key", "page_offers", "section_folder", "set_signature"]
+__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "offer_key", "origin_of", "pack_offer", "unpack_offers",
+           "page_offers", "section_folder", "set_signature"]
 
 #: a set shorter than this is never called alphabetical (three titles are often sorted by chance)
 ALPHA_MIN_SIZE = 8
 #: offers kept per child page; beyond it the offers with the largest ``offer_key`` are dropped
 MAX_OFFERS = 24
+#: an offer's features in their stored order (``from`` and ``parent`` are in its key)
+OFFER_FIELDS = ("level", "size", "pos", "toc", "alpha", "dirs", "inside", "sig")
+#: the stored key's fixed-width prefix (level, size) before ``from`` and ``parent``
+_KEY_PREFIX = 7
 
 
 def set_signature(urls: Iterable[str]) -> str:
@@ -52,12 +58,62 @@ def set_signature(urls: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def offer_key(offer: dict[str, Any]) -> str:
+def offer_key(offer: dict[str, Any], origin: str = "") -> str:
     """The bound's order (smaller is kept): nested entries and short lists first, a
     site-wide menu or an A-Z index of thousands last; then by offering page and
-    parent (bytewise), so the kept offers never depend on arrival order."""
+    parent (bytewise; a space between them, which no URL holds), so the kept
+    offers never depend on arrival order. With ``origin`` (``scheme://host``), the
+    URLs on it are written from their path: the key an offer is stored under."""
     return (f"{min(int(offer.get('level', 1)), 99):02d}{min(int(offer.get('size', 0)), 99999):05d}"
-            f"{offer.get('from', '')}\x00{offer.get('parent', '')}")
+            f"{_short(str(offer.get('from', '')), origin)} {_short(str(offer.get('parent', '')), origin)}")
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` ('' if unparsable): the part of a site's
+    URLs that stored offers leave out."""
+    parts = split_url(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts is not None and parts.netloc else ""
+
+
+def _short(url: str, origin: str) -> str:
+    # a space, tab or newline (none in a canonical URL) would break the stored line
+    url = url.replace(" ", "%20").replace("\t", "%09").replace("\n", "%0A")
+    return url[len(origin):] if origin and url.startswith(origin + "/") else url
+
+
+def _long(url: str, origin: str) -> str:
+    return origin + url if url.startswith("/") else url
+
+
+def pack_offer(offer: dict[str, Any], origin: str = "") -> tuple[str, str]:
+    """An offer as stored: its key (:func:`offer_key` with ``origin``, which holds
+    ``from`` and ``parent``) and its other features as a compact JSON array in
+    :data:`OFFER_FIELDS` order. Neither holds a tab or a newline."""
+    values = json.dumps([offer.get(name) for name in OFFER_FIELDS], ensure_ascii=False,
+                        separators=(",", ":"))
+    return offer_key(offer, origin), values
+
+
+def unpack_offers(stored: Any, origin: str = "") -> list[dict[str, Any]]:
+    """The offers of one child as stored in ``:offers``: lines of ``key TAB
+    features`` (:func:`pack_offer`); lines that do not decode are skipped."""
+    text = stored.decode("utf-8", "replace") if isinstance(stored, bytes) else stored
+    out: list[dict[str, Any]] = []
+    for line in text.split("\n") if isinstance(text, str) else ():
+        key, tab, values = line.partition("\t")
+        frm, space, parent = key[_KEY_PREFIX:].partition(" ")
+        if not tab or not space or len(key) < _KEY_PREFIX:
+            continue
+        try:
+            features = json.loads(values)
+        except ValueError:
+            continue
+        if not isinstance(features, list) or len(features) != len(OFFER_FIELDS):
+            continue
+        offer = {name: value for name, value in zip(OFFER_FIELDS, features) if value is not None}
+        offer["from"], offer["parent"] = _long(frm, origin), _long(parent, origin)
+        out.append(offer)
+    return out
 
 
 def section_folder(url: str) -> str:

@@ -17,8 +17,9 @@ one Lua script per page, hence atomic:
   order in which workers add them, so EN read at any time equals the batch
   computation over the pages counted so far.
 
-With ``SKELETON_KEEP_PAGE_TERMS`` (default on) the page's term counts are also
-kept in ``:page_terms`` (zlib-compressed JSON) for a second pass.
+With ``SKELETON_KEEP_PAGE_TERMS`` (default: on when the crawl runs the ``wisdom``
+analysis, :mod:`skeleton.analyses`) the page's term counts are also kept in
+``:page_terms`` (zlib-compressed JSON) for WISDOM's second pass.
 
 Read API for the spider: the middleware sets ``spider.entropy`` to itself, so
 ``spider.entropy.weights(terms)`` gives W = 1 - EN of each term with the pages
@@ -247,8 +248,10 @@ class EntropyMiddleware:
             raise NotConfigured("EntropyMiddleware works with the skeleton spider only")
         stop = configured_stop_words(settings)  # ValueError: unknown language
         max_terms = settings.getint("SKELETON_ENTROPY_MAX_TERMS", MAX_PAGE_TERMS)
+        # the pages' terms are kept for WISDOM's second pass (`scrapy informative`)
         store = EntropyStore(connect(settings), keys,
-                             settings.getbool("SKELETON_KEEP_PAGE_TERMS", True))
+                             settings.getbool("SKELETON_KEEP_PAGE_TERMS",
+                                              analysis_enabled(settings, "wisdom")))
         middleware = cls(crawler, store, stop, max_terms)
         spider.entropy = middleware
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)

@@ -51,9 +51,9 @@ from skeleton import outage
 from skeleton.queue import workers_alive
 from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.redis_server import connect
-from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
+from skeleton.hierarchy.offers import MAX_OFFERS, origin_of, pack_offer
 from skeleton.hierarchy.resolve import FAILED_REASON
-from skeleton.tree_store import resolve_recorded_tree, store_tree
+from skeleton.tree_store import pack_record, resolve_recorded_tree, store_tree
 
 if TYPE_CHECKING:
     import redis
@@ -67,14 +67,17 @@ logger = logging.getLogger(__name__)
 
 #: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
 #: analysed) and failed (URL -> status of the pages whose record is a failed one).
-#: ARGV: root, page URL, page record, the bound, the kind of record ("0": a page
-#: analysed; "1": a record named by a canonical link, kept only when the page has
-#: no record of its own yet; "2": a page that failed for good, ``FAILED_REASON``,
-#: kept only when the page has no record or a failed one: a page fetched once is
-#: never replaced by a failure, a failed one always by the page), then (child,
-#: offer JSON, offer key, offer identity) quadruples. Returns the number of
-#: children whose offers changed and the crawl's ``fetched`` count after this page
-#: (0 without meta or for a failed page).
+#: ARGV: root, page URL, page record (:func:`skeleton.tree_store.pack_record`), the
+#: bound, the kind of record ("0": a page analysed; "1": a record named by a
+#: canonical link, kept only when the page has no record of its own yet; "2": a page
+#: that failed for good, ``FAILED_REASON``, kept only when the page has no record or
+#: a failed one: a page fetched once is never replaced by a failure, a failed one
+#: always by the page), the failed page's status, then (child, offer key, offer
+#: features) triples (:func:`skeleton.hierarchy.offers.pack_offer`). A child's
+#: offers are stored as lines ``key TAB features``, sorted by key; an offer's
+#: identity is its key without the 7-character (level, size) prefix. Returns the
+#: number of children whose offers changed and the crawl's ``fetched`` count after
+#: this page (0 without meta or for a failed page).
 OFFER_SCRIPT = """
 local function less(a, b)
   local n = math.min(#a, #b)
@@ -87,44 +90,44 @@ end
 local kind = ARGV[5]
 local fetched = 0
 if KEYS[3] and kind ~= '2' then fetched = redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
-if kind ~= '0' then
-  local old = redis.call('HGET', KEYS[1], ARGV[2])
-  if old then
-    local ok, record = pcall(cjson.decode, old)
-    local failed = ok and type(record) == 'table' and record.reason == 'failed'
-    if not failed then return {0, fetched} end
-  end
+if kind ~= '0' and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then
+  local failed = KEYS[4] and redis.call('HEXISTS', KEYS[4], ARGV[2]) == 1
+  if not failed then return {0, fetched} end
 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 if KEYS[4] then
   if kind == '2' then
-    local record = cjson.decode(ARGV[3])
-    redis.call('HSET', KEYS[4], ARGV[2], tostring(record.status or ''))
+    redis.call('HSET', KEYS[4], ARGV[2], ARGV[6])
   else
     redis.call('HDEL', KEYS[4], ARGV[2])
   end
 end
 local bound = tonumber(ARGV[4])
 local changed = 0
-for i = 6, #ARGV - 3, 4 do
-  local child, offer, key, id = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+for i = 7, #ARGV - 2, 3 do
+  local child, key, features = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if child ~= ARGV[1] then
+    local id = string.sub(key, 8)
     local old = redis.call('HGET', KEYS[2], child)
-    local list = {}
-    if old then list = cjson.decode(old) end
     local kept, same = {}, false
-    for _, entry in ipairs(list) do
-      if entry.id == id then
-        same = (entry.k == key and entry.o == offer)
-      else
-        table.insert(kept, entry)
+    if old then
+      for line in string.gmatch(old, '[^\\n]+') do
+        local tab = string.find(line, '\\t', 1, true)
+        if tab then
+          local k = string.sub(line, 1, tab - 1)
+          if string.sub(k, 8) == id then
+            same = (k == key and string.sub(line, tab + 1) == features)
+          else
+            table.insert(kept, line)
+          end
+        end
       end
     end
     if not same then
-      table.insert(kept, {id = id, k = key, o = offer})
-      table.sort(kept, function(a, b) return less(a.k, b.k) end)
+      table.insert(kept, key .. '\\t' .. features)
+      table.sort(kept, less)
       while #kept > bound do table.remove(kept) end
-      redis.call('HSET', KEYS[2], child, cjson.encode(kept))
+      redis.call('HSET', KEYS[2], child, table.concat(kept, '\\n'))
       changed = changed + 1
     end
   end
@@ -198,7 +201,8 @@ def any_refused() -> bool:
 
 def page_record(item: Any) -> dict[str, Any]:
     """The JSON-safe page record of an item (its offers are stored apart)."""
-    record = dict(ItemAdapter(item).asdict())
+    # the item's values are JSON-safe built-ins already: a shallow copy, not asdict()'s deep one
+    record = dict(ItemAdapter(item).items())
     record.pop("offers", None)
     return record
 
@@ -217,6 +221,7 @@ class TreePipeline:
         spider = crawler.spider
         self.keys = CrawlKeys(spider.crawl_id)
         self.root = spider.base
+        self.origin = origin_of(spider.base)
         self.refused = False
         self.max_pages: int | None = getattr(spider, "max_pages", None)
         self.budget_until: int | None = None
@@ -272,11 +277,10 @@ class TreePipeline:
         # a page stored under the URL its canonical link names (an AMP or print copy)
         # never replaces that page's own record
         kind = "2" if record.get("reason") == FAILED_REASON else "1" if aliases else "0"
-        args = [self.root, record["url"], json.dumps(record, ensure_ascii=False, sort_keys=True),
-                MAX_OFFERS, kind]
+        args = [self.root, record["url"], pack_record(record), MAX_OFFERS, kind,
+                str(record.get("status") or "")]
         for child, offer in sorted(offers.items()):
-            args += [child, json.dumps(offer, ensure_ascii=False, sort_keys=True), offer_key(offer),
-                     f"{offer['from']}\x00{offer['parent']}"]
+            args += [child, *pack_offer(offer, self.origin)]
         try:
             if aliases:  # the page's canonical link renamed it: its URL is an alias
                 self.server.hset(self.keys.aliases, mapping=aliases)

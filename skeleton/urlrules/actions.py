@@ -312,8 +312,8 @@ def form_only(root: etree._Element | None) -> bool:
     """Does the page answer with a form only: a password field in its main content,
     or a form of ``FORM_MIN_FIELDS`` fields or more with less than
     ``FORM_PAGE_MAX_TEXT`` characters of text outside its forms?"""
-    if root is None:
-        return False
+    if root is None or next(root.iter("form", "input"), None) is None:
+        return False  # no field anywhere (most pages): no main element to look for
     main = main_element(root)
     if _PASSWORD(main):
         return True
