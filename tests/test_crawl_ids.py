@@ -12,7 +12,7 @@ from helpers import FAST, FIXTURES, crawl_in_process, project_settings, run_scra
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skeleton.redis_keys import CRAWLS, CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.keys import CRAWLS, CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.sew.urls import canonical
 
 #: bases the former default ids mixed up, in groups that shared one id

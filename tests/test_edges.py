@@ -10,9 +10,9 @@ import pytest
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.hierarchy.scoring import EdgeModelError
-from skeleton.tree_store import crawl_edges, load_hash, resolve_recorded_tree, stored_offers
+from skeleton.store.tree import crawl_edges, load_hash, resolve_recorded_tree, stored_offers
 
 ROOT = "http://s/"
 

@@ -22,8 +22,8 @@ from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
 from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.spiders.skeleton import SkeletonSpider
 
 SITE = Path(__file__).resolve().parent / "fixtures" / "tinysite"

@@ -15,9 +15,9 @@ from helpers import FAST, FIXTURES, SiteHandler, run_scrapy
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import TreePipeline
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
-from skeleton.tree_store import load_hash
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
+from skeleton.store.tree import load_hash
 
 SITE = FIXTURES / "tinysite"
 #: the tiny site's news section answers 500 to every request, one guide 404, and

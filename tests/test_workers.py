@@ -20,7 +20,7 @@ from helpers import (FAST, ROOT, SlowHandler, redis_ready, run_scrapy, start_red
 from scrapy.settings import Settings
 
 from skeleton.commands.tree import load_crawl_tree
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 
 SITE = ROOT / "tests" / "sites" / "docs_sidebar"
 #: short leases and quick Redis retries, so dead workers and outages show soon

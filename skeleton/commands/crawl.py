@@ -13,7 +13,7 @@ instead of a traceback from the reactor. So does a local feed file (``-o``/``-O`
 ``FEEDS``) that cannot be written (a directory, a file where a directory should
 be, a directory without write permission), checked before the crawl rather than
 when Scrapy's feed export opens it at the end. A crawl stopped because Redis went
-away mid-crawl (:mod:`skeleton.outage`), or refused when it opened (another
+away mid-crawl (:mod:`skeleton.store.outage`), or refused when it opened (another
 worker started the crawl id with another base meanwhile), exits with code 1. A
 crawl under a default crawl id that is not recorded yet logs where an unfinished
 crawl of the same base and mode is recorded, if one is (default ids changed).
@@ -28,13 +28,13 @@ from urllib.parse import unquote, urlsplit
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.pipelines.tree import any_refused, refuse_other_base, unfinished_crawls_of
-from skeleton.redis_keys import CrawlKeys
-from skeleton.scheduler import check_settings, refuse_flush
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
 

@@ -55,14 +55,14 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
 from skeleton.middlewares.shared import analysis_failed, html_response, page_text, shared_page
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
 
 if TYPE_CHECKING:

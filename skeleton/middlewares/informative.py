@@ -43,15 +43,15 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
                                         shared_page)
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.dom import MAX_PARSE_BYTES
 from skeleton.sew.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks

@@ -37,7 +37,7 @@ from lxml import etree
 from scrapy.exceptions import NotConfigured
 from w3lib.encoding import http_content_type_encoding
 
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.sew.dom import parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page

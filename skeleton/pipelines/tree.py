@@ -32,7 +32,7 @@ and the crawl stops before fetching anything (reason ``base_mismatch``;
 records ``finished``/``finish_reason`` when the crawl is complete (reason
 ``finished``) or when it is the last worker alive: one worker of many stopping
 early does not mark the shared crawl as stopped. A Redis error left after the
-client's retries stops the crawl (:mod:`skeleton.outage`); the item is then not
+client's retries stops the crawl (:mod:`skeleton.store.outage`); the item is then not
 stored and its page's lease not acknowledged, so a later worker crawls it again.
 """
 from __future__ import annotations
@@ -47,13 +47,13 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
 from scrapy.utils.defer import deferred_from_coro
 
-from skeleton import outage
-from skeleton.queue import workers_alive
-from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
-from skeleton.redis_server import connect
+from skeleton.store import outage
+from skeleton.store.queue import workers_alive
+from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
+from skeleton.store.server import connect
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key
 from skeleton.hierarchy.resolve import FAILED_REASON
-from skeleton.tree_store import resolve_recorded_tree, store_tree
+from skeleton.store.tree import resolve_recorded_tree, store_tree
 
 if TYPE_CHECKING:
     import redis

@@ -14,7 +14,7 @@ from typing import Any
 from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 
 __all__ = ["load_hash", "stored_offers", "stored_aliases", "resolve_recorded_tree", "store_tree", "crawl_edges"]
 

@@ -10,7 +10,7 @@ worker clocks do not matter). The lease id names the worker
 
 A lease ends in one of three ways, each one script:
 
-- **ack**: the response was processed (:class:`skeleton.scheduler.Scheduler`
+- **ack**: the response was processed (:class:`skeleton.store.scheduler.Scheduler`
   acknowledges it once the page's item is stored; the spider yields the page's
   child requests before the item, so they are already queued);
 - **continuation**: a request carrying the lease in ``meta`` (a redirect, a
@@ -23,7 +23,7 @@ A lease ends in one of three ways, each one script:
   (its pid is in its id) are requeued at once, when a worker joins and at each
   heartbeat, without waiting for them to expire.
 
-Entries are JSON (:mod:`skeleton.serializer`), decoded without letting queue
+Entries are JSON (:mod:`skeleton.store.serializer`), decoded without letting queue
 data choose code: an entry must name one of :data:`REQUEST_CLASSES` (classes
 imported here, never a module an entry names) and public methods of the spider
 as its callback and errback. Any other entry (another ``_class``, an unknown
@@ -47,13 +47,13 @@ import psutil
 from scrapy import Request
 from scrapy_redis.queue import Base
 
-from skeleton.redis_keys import META_DEAD_LETTERS
+from skeleton.store.keys import META_DEAD_LETTERS
 
 if TYPE_CHECKING:
     import redis
     from scrapy import Spider
 
-    from skeleton.redis_keys import CrawlKeys
+    from skeleton.store.keys import CrawlKeys
 
 __all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
            "decode_entry", "request_finished", "new_worker_id", "dead_local_worker", "workers_alive"]
@@ -291,7 +291,7 @@ class LeasedFifoQueue(Base):
         :data:`PUSH`) has seen it, and end the lease it carries. True if pushed."""
         if type(request) not in _CLASSES:
             raise TypeError(f"cannot queue a {type(request).__name__}: add its class to "
-                            "skeleton.queue.REQUEST_CLASSES")
+                            "skeleton.store.queue.REQUEST_CLASSES")
         lease = request.meta.pop(LEASE_META, None) or ""
         data = self._encode_request(request)
         pushed = self._push(keys=[*self._lease_keys, self.keys.dupefilter],
