@@ -48,6 +48,8 @@ SKELETON_REDIS_BACKOFF = 0.25
 SKELETON_REDIS_BACKOFF_MAX = 8.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
+# The crawl's start and end in Redis (reset or resume, run budget, tree and finish).
+EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500}
 
 # Term entropy (WISDOM Section 3.1): counted per page in Redis before the spider
 # sees it (after HttpErrorMiddleware, 50). See skeleton/middlewares/entropy.py.

@@ -3,10 +3,10 @@
 Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
 crawl stays on its host, under its directory), ``depth`` (pages at this depth are
 fetched but their links are not followed), ``max_pages`` (the run's page budget
-over all its workers, counted in Redis by ``skeleton.pipelines.tree``; a worker
+over all its workers, counted in Redis by ``skeleton.extensions.lifecycle``; a worker
 also never analyses more on its own), ``crawl`` (crawl id, default derived from ``base`` and ``mode``:
 a readable prefix and a hash, ``skeleton.store.keys.crawl_id_for``; a crawl id
-holding an unfinished crawl of another base is refused, ``skeleton.pipelines.tree``), ``model``
+holding an unfinished crawl of another base is refused, ``skeleton.extensions.lifecycle``), ``model``
 (a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
 the baseline that follows every in-scope link), ``detector`` (``sew``,
 ``blocks`` or ``hybrid``: see ``skeleton.navobjects.detector``) and
