@@ -21,7 +21,7 @@ from skeleton.store.keys import CrawlKeys
 
 
 def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
-    spider = SimpleNamespace(name="skeleton", keys=CrawlKeys(crawl),
+    spider = SimpleNamespace(name="skeleton", crawl_id=crawl,
                              settings=Settings({"SKELETON_LEASE_TIMEOUT": lease}),
                              crawler=SimpleNamespace(stats=MemoryStatsCollector(
                                  SimpleNamespace(settings=Settings()))))
@@ -284,7 +284,7 @@ class Methods:
     """A spider's callbacks, for the queue's encoding."""
 
     name = "skeleton"
-    keys = CrawlKeys("q-encode")
+    crawl_id = "q-encode"
     settings = Settings()
     crawler = SimpleNamespace(stats=MemoryStatsCollector(SimpleNamespace(settings=Settings())))
 

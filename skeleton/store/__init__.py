@@ -15,4 +15,6 @@ this package and do not talk Redis among themselves otherwise:
   (:mod:`~skeleton.store.dupefilter`, ``DUPEFILTER_CLASS``);
 * :mod:`~skeleton.store.tree`: the recorded pages and offers read back, the tree
   resolved and stored (at the end of a crawl, and by the commands).
+* :mod:`~skeleton.store.entropy`: the crawl's term weights read back (any component,
+  given the crawl's keys; the entropy middleware writes them).
 """

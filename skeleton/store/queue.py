@@ -47,13 +47,11 @@ import psutil
 from scrapy import Request
 from scrapy_redis.queue import Base
 
-from skeleton.store.keys import META_DEAD_LETTERS
+from skeleton.store.keys import META_DEAD_LETTERS, CrawlKeys
 
 if TYPE_CHECKING:
     import redis
     from scrapy import Spider
-
-    from skeleton.store.keys import CrawlKeys
 
 __all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
            "decode_entry", "request_finished", "new_worker_id", "dead_local_worker", "workers_alive"]
@@ -254,13 +252,13 @@ def workers_alive(server: redis.Redis, keys: CrawlKeys, lease_seconds: float) ->
 
 
 class LeasedFifoQueue(Base):
-    """FIFO queue with leases. Needs the skeleton spider (its ``keys``); settings:
+    """FIFO queue with leases. Needs the skeleton spider (its ``crawl_id``); settings:
     ``SKELETON_LEASE_TIMEOUT`` (seconds a lease lives without a heartbeat, 60)."""
 
     def __init__(self, server: redis.Redis, spider: Spider, key: str,
                  serializer: Any = None) -> None:
         super().__init__(server, spider, key, serializer)
-        self.keys: CrawlKeys = spider.keys  # type: ignore[attr-defined]
+        self.keys = CrawlKeys(spider.crawl_id)  # type: ignore[attr-defined]
         self.stats = spider.crawler.stats
         self.lease_ms = int(spider.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) * 1000)
         self.worker = new_worker_id()
