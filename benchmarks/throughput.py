@@ -186,7 +186,7 @@ def run(workers: int, base: str, redis_url: str, work: Path, gate: threading.Eve
 
 
 def _tree(client: Any, crawl: str, base: str) -> Any:
-    from skeleton.redis_keys import CrawlKeys
+    from skeleton.store.keys import CrawlKeys
     from skeleton.sew.urls import canonical
     from skeleton.tree import build_tree
 

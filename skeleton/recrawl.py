@@ -25,7 +25,7 @@ from urllib.parse import urlencode, urljoin
 from urllib.request import Request, urlopen
 
 from skeleton.redact import redact_text, redact_url
-from skeleton.redis_keys import crawl_id_for, valid_crawl_id
+from skeleton.store.keys import crawl_id_for, valid_crawl_id
 
 __all__ = ["ScrapydError", "Scrapyd", "crawl_id", "recrawl", "main"]
 

@@ -5,7 +5,7 @@ default ``./.skeleton-data``), ``REDIS_URL`` (an external Redis server; also
 read from the environment), the term entropy ones (``SKELETON_ENTROPY_*``,
 ``SKELETON_KEEP_PAGE_TERMS``), the WISDOM ones (``SKELETON_WISDOM_*``,
 ``SKELETON_KEEP_PAGES*``) and the ``SKELETON_LEASE_*``/``SKELETON_REDIS_*``
-settings of workers sharing a crawl (:mod:`skeleton.scheduler`). Crawls are polite by default: robots.txt,
+settings of workers sharing a crawl (:mod:`skeleton.store.scheduler`). Crawls are polite by default: robots.txt,
 AutoThrottle, a named user agent and a download size cap.
 """
 
@@ -36,11 +36,11 @@ COOKIES_ENABLED = False
 # Redis: scrapy-redis' scheduler and dupefilter; keys are set per crawl by the spider.
 SKELETON_DATA_DIR = ".skeleton-data"
 REDIS_URL = None
-SCHEDULER = "skeleton.scheduler.Scheduler"
+SCHEDULER = "skeleton.store.scheduler.Scheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 SCHEDULER_PERSIST = True
-SCHEDULER_QUEUE_CLASS = "skeleton.queue.LeasedFifoQueue"
-SCHEDULER_SERIALIZER = "skeleton.serializer"
+SCHEDULER_QUEUE_CLASS = "skeleton.store.queue.LeasedFifoQueue"
+SCHEDULER_SERIALIZER = "skeleton.store.serializer"
 # Many workers (docs/guide.md "Many workers"): lease lifetime without a heartbeat, idle
 # time before a worker of a complete crawl exits, Redis retries mid-crawl.
 SKELETON_LEASE_TIMEOUT = 60.0
@@ -51,6 +51,8 @@ SKELETON_REDIS_BACKOFF = 0.25
 SKELETON_REDIS_BACKOFF_MAX = 8.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
+# The crawl's start and end in Redis (reset or resume, run budget, tree and finish).
+EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500}
 
 # Term entropy (WISDOM Section 3.1): counted per page in Redis before the spider
 # sees it (after HttpErrorMiddleware, 50). See skeleton/middlewares/entropy.py.

@@ -51,7 +51,7 @@ def redis_settings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture
 def redis_client(redis_settings: dict[str, str]) -> Iterator[object]:
-    from skeleton.redis_server import connect
+    from skeleton.store.server import connect
 
     client = connect(redis_settings)
     yield client

@@ -64,7 +64,7 @@ def test_worker_arguments_and_settings_are_known(compose: dict[str, Any]) -> Non
     from scrapy.settings import Settings
 
     from skeleton import settings as project
-    from skeleton.scheduler import check_settings
+    from skeleton.store.scheduler import check_settings
     from skeleton.spiders.skeleton import SkeletonSpider
 
     command = compose["services"]["worker"]["command"]

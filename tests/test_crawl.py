@@ -12,7 +12,7 @@ import redis
 from helpers import FAST, FIXTURES, run_scrapy
 from services import expected_tree, redis_server
 
-from skeleton.redis_keys import CRAWLS
+from skeleton.store.keys import CRAWLS
 
 SITE = FIXTURES / "tinysite"
 

@@ -12,7 +12,7 @@ from helpers import FAST, FIXTURES, crawl_in_process, project_settings, run_scra
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skeleton.redis_keys import CRAWLS, CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.keys import CRAWLS, CrawlKeys, crawl_id_for, valid_crawl_id
 from skeleton.sew.urls import canonical
 
 #: bases the former default ids mixed up, in groups that shared one id
@@ -83,7 +83,7 @@ def test_a_crawl_id_of_another_base_is_not_resumed(serve, redis_settings, redis_
     assert stats["finish_reason"] == "max_pages" and len(items) == 2
     queued = redis_client.lrange(keys.requests, 0, -1)
     assert queued
-    # the pipeline refuses it when it opens (the check `scrapy crawl` makes first,
+    # the lifecycle extension refuses it when it opens (the check `scrapy crawl` makes first,
     # atomically): nothing fetched, nothing of the stored crawl changed
     stats, items = yield crawl_in_process(config, base=other, mode="bfs", crawl=crawl)
     assert stats["finish_reason"] == "base_mismatch" and items == []
@@ -100,6 +100,24 @@ def test_a_crawl_id_of_another_base_is_not_resumed(serve, redis_settings, redis_
     assert stats["finish_reason"] == "finished" and len(items) == 17
     pages = [url.decode() for url in redis_client.hkeys(keys.pages)]
     assert len(pages) == 17 and all(url.startswith(canonical(other)) for url in pages)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_crawl_that_cannot_be_opened_fetches_and_writes_nothing(serve, redis_settings, redis_client,
+                                                                  monkeypatch) -> None:
+    import skeleton.extensions.lifecycle
+
+    crawl = "ids-open-failed"
+    keys = CrawlKeys(crawl)
+    redis_client.delete(*keys.all())
+    redis_client.hset(keys.meta, mapping={"base": "x", "finish_reason": "shutdown"})
+    monkeypatch.setattr(skeleton.extensions.lifecycle, "OPEN_SCRIPT", "return redis.error_reply('no')")
+    stats, items = yield crawl_in_process(project_settings(redis_settings), base=_tiny(serve),
+                                          mode="bfs", crawl=crawl)
+    assert stats["finish_reason"] == "open_failed" and items == []
+    assert "downloader/request_count" not in stats
+    assert redis_client.hgetall(keys.meta) == {b"base": b"x", b"finish_reason": b"shutdown"}
+    redis_client.delete(*keys.all())
 
 
 def test_scrapy_crawl_refuses_another_base_in_one_line(serve, redis_settings, redis_client,

@@ -6,13 +6,14 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from scrapy.signalmanager import SignalManager
 
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key, pack_offer, unpack_offers
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.hierarchy.scoring import EdgeModelError
-from skeleton.tree_store import (crawl_edges, load_hash, pack_record, resolve_recorded_tree, stored_offers,
+from skeleton.store.tree import (crawl_edges, load_hash, pack_record, resolve_recorded_tree, stored_offers,
                                  unpack_record)
 
 ROOT = "http://s/"
@@ -104,7 +105,7 @@ def test_the_bound_keeps_nested_and_short_lists_whatever_the_order(redis_client,
 def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_client, redis_settings) -> None:
     spider = SimpleNamespace(crawl_id="test-offers-pipeline", base=ROOT, mode="sew",
                              max_depth=None, max_pages=None, model=None)
-    crawler = SimpleNamespace(spider=spider, settings=redis_settings)
+    crawler = SimpleNamespace(spider=spider, settings=redis_settings, signals=SignalManager())
     pipeline = TreePipeline(crawler, redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())

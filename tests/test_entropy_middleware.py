@@ -22,8 +22,9 @@ from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
 from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.entropy import term_weights
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.spiders.skeleton import SkeletonSpider
 
 SITE = Path(__file__).resolve().parent / "fixtures" / "tinysite"
@@ -174,7 +175,7 @@ def response(url: str, body: bytes, content_type: str | None = "text/html; chars
 
 def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_keys) -> None:
     mw, crawler = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_KEEP_PAGE_TERMS=True)
-    assert crawler.spider.entropy is mw
+    assert not hasattr(crawler.spider, "entropy")  # readers use skeleton.store.entropy
     page = b"<html><title>Cats</title><body><p>The cat sat. 2024</p><script>dog()</script></html>"
     mw.process_spider_input(response("http://h/a", page))
     mw.process_spider_input(response("http://h/a", page))  # a retry
@@ -193,6 +194,9 @@ def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_k
     check_against_batch(mw.store, {"a": {"cats": 1, "cat": 1, "sat": 1},
                                    "b": {"cat": 1, "food": 1}})
     assert mw.weights(["cat", "food"]) == {"cat": 0.0, "food": 1.0}
+    # what any other component reads, given the crawl's keys only
+    assert term_weights(redis_client, crawl_keys, ["cat", "food", "unseen"]) == {
+        "cat": 0.0, "food": 1.0, "unseen": 1.0}
     mw.spider_closed(crawler.spider, "finished")
     assert crawler.stats.get_value("skeleton/entropy/vocabulary") == 4
 

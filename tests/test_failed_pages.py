@@ -10,14 +10,16 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from scrapy.signalmanager import SignalManager
+
 from helpers import FAST, FIXTURES, SiteHandler, run_scrapy
 
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
-from skeleton.pipelines.tree import TreePipeline
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
-from skeleton.tree_store import load_hash
+from skeleton.pipelines.tree import TreePipeline, page_stored
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
+from skeleton.store.tree import load_hash
 
 SITE = FIXTURES / "tinysite"
 #: the tiny site's news section answers 500 to every request, one guide 404, and
@@ -127,7 +129,14 @@ ROOT = "http://s/"
 def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client, redis_settings) -> None:
     spider = SimpleNamespace(crawl_id="test-failed-replaced", base=ROOT, mode="sew",
                              max_depth=None, max_pages=None, model=None)
-    pipeline = TreePipeline(SimpleNamespace(spider=spider, settings=redis_settings), redis_client)
+    signals, stored = SignalManager(), []
+
+    def on_stored(fetched: int) -> None:  # the crawl's count of pages analysed, per page
+        stored.append(fetched)
+
+    signals.connect(on_stored, signal=page_stored)
+    pipeline = TreePipeline(SimpleNamespace(spider=spider, settings=redis_settings, signals=signals),
+                            redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())
     page, other = ROOT + "a", ROOT + "b"
@@ -152,6 +161,7 @@ def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client
     pipeline.process_item(_item(other, title="B", aliases=[ROOT + "b.amp"]))
     pages, failed, _ = records()
     assert pages[other]["title"] == "B" and failed == {}
+    assert stored == [1, 2]  # sent for the pages analysed, never for a failed one
     redis_client.delete(*keys.all())
 
 

@@ -11,9 +11,9 @@ from scrapy.utils.test import get_crawler
 from helpers import FAST, run_scrapy
 from skeleton.hierarchy.aliases import MAX_HOPS, apply_aliases, final_url
 from skeleton.middlewares.aliases import RedirectAliasMiddleware, redirect_target
-from skeleton.redis_keys import CrawlKeys
 from skeleton.hierarchy.offers import pack_offer
-from skeleton.tree_store import resolve_recorded_tree
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.tree import resolve_recorded_tree
 
 B = "http://s.test/"
 

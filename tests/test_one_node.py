@@ -18,11 +18,11 @@ from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.items import PageItem
 from skeleton.middlewares.variants import UrlVariantsMiddleware
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 
 B = "http://127.0.0.1:9/"
 SITE = ROOT / "tests" / "sites" / "news_portal"

@@ -18,10 +18,10 @@ from scrapy.utils.test import get_crawler
 
 from skeleton.commands.tree import crawl_tree
 from skeleton.middlewares import aliases, entropy, frames, informative, shared, variants
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.spiders import skeleton as spider_module
 from skeleton.spiders.skeleton import SkeletonSpider
-from skeleton.tree_store import load_hash
+from skeleton.store.tree import load_hash
 
 SITE = FIXTURES / "tinysite"
 #: One fetch at a time: both crawls visit the pages in the same order; every

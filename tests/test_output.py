@@ -21,7 +21,7 @@ import pytest
 from helpers import FAST, FIXTURES, ROOT, SiteHandler, run_scrapy, scrapy_env
 
 from skeleton.output import OutputError, check_output, write_atomic
-from skeleton.redis_server import connect
+from skeleton.store.server import connect
 
 CRAWL = "out"
 OLD = "previous content\n"

@@ -15,13 +15,13 @@ from scrapy import Request
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 
-from skeleton import serializer
-from skeleton.queue import LEASE_META, LeasedFifoQueue
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store import serializer
+from skeleton.store.queue import LEASE_META, LeasedFifoQueue
+from skeleton.store.keys import CrawlKeys
 
 
 def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
-    spider = SimpleNamespace(name="skeleton", keys=CrawlKeys(crawl),
+    spider = SimpleNamespace(name="skeleton", crawl_id=crawl,
                              settings=Settings({"SKELETON_LEASE_TIMEOUT": lease}),
                              crawler=SimpleNamespace(stats=MemoryStatsCollector(
                                  SimpleNamespace(settings=Settings()))))
@@ -92,7 +92,7 @@ def test_heartbeat_renews_leases_and_close_puts_them_back(fresh) -> None:
 
 def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_settings) -> None:
     from skeleton.commands.status import crawl_status
-    from skeleton.redis_keys import CRAWLS
+    from skeleton.store.keys import CRAWLS
 
     one, two = fresh("q-status"), make_queue(redis_client, "q-status")
     keys = one.keys
@@ -141,9 +141,9 @@ def test_bad_entries_are_moved_to_the_dead_letters(fresh, redis_client) -> None:
 
 
 def test_the_dead_letters_kept_are_bounded(fresh, redis_client, monkeypatch) -> None:
-    import skeleton.queue
+    import skeleton.store.queue
 
-    monkeypatch.setattr(skeleton.queue, "DEAD_LETTER_MAX", 3)
+    monkeypatch.setattr(skeleton.store.queue, "DEAD_LETTER_MAX", 3)
     queue = fresh("q-dead-bound")
     for i in range(5):
         redis_client.lpush(queue.key, f'{{"url": {i}}}')
@@ -254,7 +254,7 @@ def test_settings_that_delete_shared_keys_are_refused(tmp_path: Path, redis_sett
 
 
 def test_bloom_size() -> None:
-    from skeleton.dupefilter import bloom_size
+    from skeleton.store.dupefilter import bloom_size
 
     assert bloom_size(10_000_000, 0.001) == (143775876, 10)
     with pytest.raises(ValueError):
@@ -269,7 +269,7 @@ def test_a_crawl_with_the_bloom_dupefilter(serve, redis_settings, redis_client) 
     redis_client.delete(*keys.all())
     base = serve(FIXTURES / "tinysite")
     settings = project_settings({**redis_settings,
-                                 "DUPEFILTER_CLASS": "skeleton.dupefilter.BloomDupeFilter",
+                                 "DUPEFILTER_CLASS": "skeleton.store.dupefilter.BloomDupeFilter",
                                  "SKELETON_BLOOM_CAPACITY": "100000"})
     stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
                                           crawl="q-bloom")
@@ -284,7 +284,7 @@ class Methods:
     """A spider's callbacks, for the queue's encoding."""
 
     name = "skeleton"
-    keys = CrawlKeys("q-encode")
+    crawl_id = "q-encode"
     settings = Settings()
     crawler = SimpleNamespace(stats=MemoryStatsCollector(SimpleNamespace(settings=Settings())))
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import FAST, FIXTURES, redis_ready, run_scrapy, wait_for
 from scrapy.utils.test import get_crawler
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.recrawl import Scrapyd, ScrapydError
 from skeleton.redact import redact_text, redact_url
 from skeleton.spiders.skeleton import SkeletonSpider
@@ -119,7 +119,7 @@ def test_the_outage_line_masks_the_password(monkeypatch: pytest.MonkeyPatch,
                                             caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(outage, "_EVER_DOWN", [False])
     crawler = get_crawler(SkeletonSpider, {"REDIS_URL": f"redis://:ab/{SECRET}@h:1/0"})
-    with caplog.at_level(logging.ERROR, logger="skeleton.outage"):
+    with caplog.at_level(logging.ERROR, logger="skeleton.store.outage"):
         outage.redis_down(crawler, ConnectionError(f"lost redis://:ab/{SECRET}@h:1/0 ({SECRET})"),
                           "testing")
     assert outage.is_down(crawler) and "redis://:***@h:1/0 (***)" in caplog.text

@@ -7,8 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from skeleton import redis_server
-from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store import server as redis_server
+from skeleton.store.keys import CrawlKeys, crawl_id_for, valid_crawl_id
 
 from helpers import scrapy_env
 
@@ -36,7 +36,7 @@ def test_embedded_server_is_reused_in_process(redis_settings) -> None:
 
 _SCRIPT = textwrap.dedent("""
     import sys
-    from skeleton.redis_server import connect, redis_url
+    from skeleton.store.server import connect, redis_url
     settings = {"SKELETON_DATA_DIR": sys.argv[1]}
     client = connect(settings)
     print(redis_url(settings), client.get("probe"))

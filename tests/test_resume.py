@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest_twisted
 from helpers import TrapHandler, crawl_in_process, project_settings
 
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 
 #: Every page of the trap site down to depth 3 ('a/a/a/' is a trap).
 ALL = {"", "a/", "cal?month=0", "a/a/", "cal?month=-1", "cal?month=1", "cal?month=-2",

@@ -22,7 +22,7 @@ from services import FIXTURES, clean_env, expected_tree, redis_server, scrapyd_s
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.entropy.terms import stop_words
 from skeleton.recrawl import Scrapyd, ScrapydError, crawl_id
-from skeleton.redis_keys import CRAWLS
+from skeleton.store.keys import CRAWLS
 
 PROJECT = "skeleton"
 #: Job settings: localhost needs no politeness delay.

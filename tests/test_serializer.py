@@ -5,7 +5,7 @@ import pytest
 import scrapy
 from scrapy_redis.queue import FifoQueue
 
-from skeleton import serializer
+from skeleton.store import serializer
 
 
 class _Spider(scrapy.Spider):

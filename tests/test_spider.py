@@ -8,7 +8,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.utils.test import get_crawler
 
 from skeleton.items import PageItem
-from skeleton.redis_keys import crawl_id_for
+from skeleton.store.keys import crawl_id_for
 from skeleton.sew.detect import NavLink
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider

@@ -20,7 +20,7 @@ from scrapy.exceptions import UsageError
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
-from skeleton.redis_keys import META_TEMPLATE_MENU, CrawlKeys
+from skeleton.store.keys import META_TEMPLATE_MENU, CrawlKeys
 from skeleton.spiders.skeleton import META_CONTEXT, META_DEPTH, SkeletonSpider
 from skeleton.template.crawl import (decode_menu, encode_menu, search_template_menu,
                                      templates_with_menu)

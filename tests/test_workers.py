@@ -20,8 +20,8 @@ from helpers import (FAST, ROOT, SlowHandler, redis_ready, run_scrapy, start_red
 from scrapy.settings import Settings
 
 from skeleton.commands.tree import load_crawl_tree
-from skeleton.tree_store import load_hash
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.tree import load_hash
 
 SITE = ROOT / "tests" / "sites" / "docs_sidebar"
 #: short leases and quick Redis retries, so dead workers and outages show soon

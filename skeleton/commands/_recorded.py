@@ -18,9 +18,9 @@ import redis
 from scrapy.exceptions import UsageError
 
 from skeleton.redact import redact_text, redact_url
-from skeleton.redis_keys import CRAWLS, CrawlKeys, valid_crawl_id
-from skeleton.redis_server import connect, redis_url
-from skeleton.tree_store import load_hash
+from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
+from skeleton.store.server import connect, redis_url
+from skeleton.store.tree import load_hash
 
 __all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
            "recorded_crawl"]

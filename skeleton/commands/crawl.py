@@ -6,14 +6,14 @@ other workers are refused (``SCHEDULER_PERSIST=False``; ``SCHEDULER_FLUSH_ON_STA
 while other workers of the crawl are alive), so is a stop-word language with no
 list (``SKELETON_ENTROPY_LANGUAGE``), and the Redis server it will use
 is pinged once, and a crawl id holding an unfinished crawl of another base URL is
-refused (:func:`skeleton.pipelines.tree.refuse_other_base`), so a missing or
+refused (:func:`skeleton.extensions.lifecycle.refuse_other_base`), so a missing or
 malformed argument, a refused setting, a crawl that would mix two sites or a
 Redis that cannot be reached ends the command with one error line (exit code 2)
 instead of a traceback from the reactor. So does a local feed file (``-o``/``-O``,
 ``FEEDS``) that cannot be written (a directory, a file where a directory should
 be, a directory without write permission), checked before the crawl rather than
 when Scrapy's feed export opens it at the end. A crawl stopped because Redis went
-away mid-crawl (:mod:`skeleton.outage`), or refused when it opened (another
+away mid-crawl (:mod:`skeleton.store.outage`), or refused when it opened (another
 worker started the crawl id with another base meanwhile), exits with code 1. A
 crawl under a default crawl id that is not recorded yet logs where an unfinished
 crawl of the same base and mode is recorded, if one is (default ids changed).
@@ -25,16 +25,17 @@ import logging
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from scrapy import signals
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.pipelines.tree import any_refused, refuse_other_base, unfinished_crawls_of
-from skeleton.redis_keys import CrawlKeys
-from skeleton.scheduler import check_settings, refuse_flush
+from skeleton.extensions.lifecycle import BASE_MISMATCH, refuse_other_base, unfinished_crawls_of
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
 
@@ -42,6 +43,17 @@ logger = logging.getLogger(__name__)
 
 
 class Command(crawl.Command):
+    #: why the crawl of this command closed (``spider_closed`` reasons)
+    reasons: list[str]
+
+    def _create_crawler(self, spidercls: Any) -> Any:
+        crawler = super()._create_crawler(spidercls)
+        crawler.signals.connect(self._closed, signal=signals.spider_closed)
+        return crawler
+
+    def _closed(self, spider: Any, reason: str) -> None:
+        self.reasons.append(reason)
+
     @staticmethod
     def _hint_other_crawls(client: Any, crawl_id: str, base: str, mode: Any) -> None:
         """A crawl under a new default id: say where an unfinished crawl of the same
@@ -86,6 +98,7 @@ class Command(crawl.Command):
             check_output_option(path, make_dirs=True)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        self.reasons = []
         self._check_feeds()
         if len(args) == 1 and self.crawler_process is not None:
             try:
@@ -98,5 +111,5 @@ class Command(crawl.Command):
                 self._check_redis(checked if isinstance(checked, dict) else {},
                                   default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
-        if outage.any_down() or any_refused():
+        if outage.any_down() or BASE_MISMATCH in self.reasons:
             self.exitcode = 1

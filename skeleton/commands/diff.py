@@ -13,7 +13,7 @@ from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import check_crawl, load_hash, redis_client
 from skeleton.commands.tree import crawl_tree
 from skeleton.diff import Skeleton, diff_skeletons, render_diff, tree_parents
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 
 __all__ = ["Command", "load_skeleton"]
 

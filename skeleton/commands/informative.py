@@ -29,7 +29,7 @@ from skeleton.entropy.statistics import weight
 from skeleton.entropy.terms import unpack_counts
 from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
 from skeleton.middlewares.informative import DEFAULT_WEIGHT, unpack_page
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.sew.dom import parse_html
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES

@@ -1,7 +1,7 @@
 """``scrapy status``: progress of a crawl recorded in Redis, running or finished,
 the pages that failed for good (``failed pages``, counted in the pages done, and
 ``failed by status`` in JSON: HTTP status or error kind -> pages) and the queue
-entries moved aside as dead letters (:mod:`skeleton.queue`)."""
+entries moved aside as dead letters (:mod:`skeleton.store.queue`)."""
 from __future__ import annotations
 
 import argparse
@@ -13,8 +13,8 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
-from skeleton.queue import workers_alive
-from skeleton.redis_keys import META_DEAD_LETTERS
+from skeleton.store.queue import workers_alive
+from skeleton.store.keys import META_DEAD_LETTERS
 
 __all__ = ["Command", "crawl_status"]
 

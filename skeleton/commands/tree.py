@@ -13,11 +13,11 @@ from scrapy.exceptions import UsageError
 
 from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.tree import build_tree, failed_status, render_csv, render_text
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
-from skeleton.tree_store import crawl_edges, stored_aliases
+from skeleton.store.tree import crawl_edges, stored_aliases
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
 

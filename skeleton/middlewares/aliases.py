@@ -30,10 +30,10 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.middlewares.shared import analysis_failed, crawl_keys
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.urls import canonical, split_url
 
 if TYPE_CHECKING:

@@ -21,9 +21,8 @@ With ``SKELETON_KEEP_PAGE_TERMS`` (default: on when the crawl runs the ``wisdom`
 analysis, :mod:`skeleton.analyses`) the page's term counts are also kept in
 ``:page_terms`` (zlib-compressed JSON) for WISDOM's second pass.
 
-Read API for the spider: the middleware sets ``spider.entropy`` to itself, so
-``spider.entropy.weights(terms)`` gives W = 1 - EN of each term with the pages
-counted so far, this page included (absent when the middleware is disabled).
+Reading: any component reads W = 1 - EN of terms from Redis with the pages counted
+so far (:func:`skeleton.store.entropy.term_weights`, given the crawl's keys).
 The update script also returns W of the page's own terms: the middleware leaves
 them on the response's shared page (:mod:`skeleton.middlewares.shared`,
 ``SharedPage.weights``), where WISDOM reads them without another round trip.
@@ -56,14 +55,16 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
-from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
+from skeleton.entropy.statistics import TermStats, decode
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
-from skeleton.middlewares.shared import analysis_failed, html_response, page_text, shared_page
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
+                                        shared_page)
+from skeleton.store.entropy import snapshot, term_entropies, term_weights
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
 
 if TYPE_CHECKING:
@@ -182,25 +183,16 @@ class EntropyStore:
         return int(self.server.scard(self.keys.entropy_pages))
 
     def snapshot(self, terms: Iterable[str]) -> tuple[int, dict[str, TermStats]]:
-        """n and the statistics of ``terms`` (unseen terms: empty), read atomically."""
-        wanted = list(dict.fromkeys(terms))
-        if not wanted:
-            return self.page_count(), {}
-        pipe = self.server.pipeline(transaction=True)
-        pipe.scard(self.keys.entropy_pages)
-        pipe.hmget(self.keys.entropy, wanted)
-        n, values = pipe.execute()
-        return int(n), {t: decode(v) or EMPTY for t, v in zip(wanted, values)}
+        """n and the statistics of ``terms`` (:func:`skeleton.store.entropy.snapshot`)."""
+        return snapshot(self.server, self.keys, terms)
 
     def entropies(self, terms: Iterable[str]) -> dict[str, float]:
         """EN of each term over the pages counted so far (0 for unseen terms)."""
-        n, stats = self.snapshot(terms)
-        return {term: entropy(s, n) for term, s in stats.items()}
+        return term_entropies(self.server, self.keys, terms)
 
     def weights(self, terms: Iterable[str]) -> dict[str, float]:
         """W = 1 - EN of each term over the pages counted so far (1 for unseen terms)."""
-        n, stats = self.snapshot(terms)
-        return {term: weight(s, n) for term, s in stats.items()}
+        return term_weights(self.server, self.keys, terms)
 
     def scan(self) -> Iterator[tuple[str, TermStats]]:
         """Every term and its statistics (unreadable entries are skipped)."""
@@ -242,10 +234,7 @@ class EntropyMiddleware:
         settings = crawler.settings
         if not settings.getbool("SKELETON_ENTROPY_ENABLED", True):
             raise NotConfigured("term entropy is off (SKELETON_ENTROPY_ENABLED)")
-        spider = crawler.spider
-        keys = getattr(spider, "keys", None)
-        if not isinstance(keys, CrawlKeys):
-            raise NotConfigured("EntropyMiddleware works with the skeleton spider only")
+        keys = crawl_keys(crawler, "EntropyMiddleware")
         stop = configured_stop_words(settings)  # ValueError: unknown language
         max_terms = settings.getint("SKELETON_ENTROPY_MAX_TERMS", MAX_PAGE_TERMS)
         # the pages' terms are kept for WISDOM's second pass (`scrapy informative`)
@@ -253,11 +242,10 @@ class EntropyMiddleware:
                              settings.getbool("SKELETON_KEEP_PAGE_TERMS",
                                               analysis_enabled(settings, "wisdom")))
         middleware = cls(crawler, store, stop, max_terms)
-        spider.entropy = middleware
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
-    # -- read API (for the spider) ------------------------------------------------
+    # -- read API -------------------------------------------------------------------
 
     def weights(self, terms: Iterable[str]) -> dict[str, float]:
         """W = 1 - EN of each term with the pages counted so far (see EntropyStore)."""

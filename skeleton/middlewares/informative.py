@@ -11,8 +11,9 @@ each ``{"kind", "xpath", "anchors" (TOC) or "text_length" (article), "score"}``
   ``response.meta["skeleton_page"]`` (:mod:`skeleton.middlewares.shared`).
 * **Weights**: W = 1 - EN of the page's terms as the entropy middleware's update
   returned them (the pages counted so far, this one included). Without that update
-  (middleware disabled, Redis error) ``spider.entropy.weights()`` is asked if it
-  exists, else every term gets ``SKELETON_WISDOM_DEFAULT_WEIGHT``.
+  (a Redis error) they are read from Redis (:func:`skeleton.store.entropy.term_weights`);
+  with the entropy middleware off (``SKELETON_ENTROPY_ENABLED``, or not in
+  ``SPIDER_MIDDLEWARES``) every term gets ``SKELETON_WISDOM_DEFAULT_WEIGHT``.
 * **Linked pages' terms** (API): pages this worker processed are remembered
   (up to ``SKELETON_WISDOM_PAGE_CACHE`` pages); other URLs are read from the
   crawl's ``:page_terms`` (another worker, an earlier run) in the same pipelined
@@ -43,15 +44,16 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
                                         shared_page)
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.entropy import term_weights
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.dom import MAX_PARSE_BYTES
 from skeleton.sew.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
@@ -75,6 +77,14 @@ DEFAULT_WEIGHT = 0.5
 DEFAULT_PAGE_CACHE = 5000
 DEFAULT_KEEP_MAX_BYTES = 2_000_000
 _ZLIB_LEVEL = 1
+_ENTROPY_MIDDLEWARE = "skeleton.middlewares.entropy.EntropyMiddleware"
+
+
+def _entropy_counted(settings: Any) -> bool:
+    """Whether the entropy middleware counts the crawl's pages (its setting is on
+    and it is listed in ``SPIDER_MIDDLEWARES``)."""
+    return (settings.getbool("SKELETON_ENTROPY_ENABLED", True)
+            and settings.getwithbase("SPIDER_MIDDLEWARES").get(_ENTROPY_MIDDLEWARE) is not None)
 
 
 def pack_page(body: bytes, url: str, encoding: str | None) -> bytes:
@@ -124,6 +134,7 @@ class InformativeMiddleware:
         self.keep_max = settings.getint("SKELETON_KEEP_PAGES_MAX_BYTES", DEFAULT_KEEP_MAX_BYTES)
         self.read_terms = (settings.getbool("SKELETON_ENTROPY_ENABLED", True)
                            and settings.getbool("SKELETON_KEEP_PAGE_TERMS", True))
+        self.read_weights = _entropy_counted(settings)
         self.known: dict[str, frozenset[str]] = {}
 
     @classmethod
@@ -197,9 +208,8 @@ class InformativeMiddleware:
         final = canonical(response.url) or response.url
         first = canonical(response.meta.get("redirect_urls", [response.url])[0]) or final
         if weights is None:
-            entropy = getattr(self.crawler.spider, "entropy", None)
             terms = text.terms()
-            weights = (entropy.weights(terms) if entropy is not None
+            weights = (term_weights(self.server, self.keys, terms) if self.read_weights
                        else dict.fromkeys(terms, self.default_weight))
         kept = None
         if self.keep_pages:

@@ -37,7 +37,7 @@ from lxml import etree
 from scrapy.exceptions import NotConfigured
 from w3lib.encoding import http_content_type_encoding
 
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 from skeleton.sew.dom import parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
@@ -139,9 +139,10 @@ def page_text(page: SharedPage, stop: frozenset[str]) -> PageText:
 
 
 def crawl_keys(crawler: Any, component: str) -> CrawlKeys:
-    """The Redis keys of the crawl ``crawler`` runs (the skeleton spider's), or
-    ``NotConfigured`` naming ``component`` for any other spider."""
-    keys = getattr(crawler.spider, "keys", None)
-    if not isinstance(keys, CrawlKeys):
+    """The Redis keys of the crawl ``crawler`` runs, from the skeleton spider's crawl
+    id (its ``-a crawl`` argument, or the default id), or ``NotConfigured`` naming
+    ``component`` for any other spider."""
+    crawl = getattr(crawler.spider, "crawl_id", None)
+    if not isinstance(crawl, str) or not crawl:
         raise NotConfigured(f"{component} works with the skeleton spider only")
-    return keys
+    return CrawlKeys(crawl)

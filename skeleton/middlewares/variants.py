@@ -42,11 +42,11 @@ from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
-from skeleton.redis_keys import CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
 from skeleton.urlrules.actions import action_path
 from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, compare_variants, content_fingerprint,

@@ -3,10 +3,10 @@
 Arguments (``-a NAME=VALUE``): ``base`` (required, the http(s) start URL; the
 crawl stays on its host, under its directory), ``depth`` (pages at this depth are
 fetched but their links are not followed), ``max_pages`` (the run's page budget
-over all its workers, counted in Redis by ``skeleton.pipelines.tree``; a worker
+over all its workers, counted in Redis by ``skeleton.extensions.lifecycle``; a worker
 also never analyses more on its own), ``crawl`` (crawl id, default derived from ``base`` and ``mode``:
-a readable prefix and a hash, ``skeleton.redis_keys.crawl_id_for``; a crawl id
-holding an unfinished crawl of another base is refused, ``skeleton.pipelines.tree``), ``model``
+a readable prefix and a hash, ``skeleton.store.keys.crawl_id_for``; a crawl id
+holding an unfinished crawl of another base is refused, ``skeleton.extensions.lifecycle``), ``model``
 (a SEW model file, default the shipped model), ``mode`` (``sew``, or ``bfs``:
 the baseline that follows every in-scope link), ``detector`` (``sew``,
 ``blocks`` or ``hybrid``: see ``skeleton.navobjects.detector``) and
@@ -58,7 +58,7 @@ from twisted.internet import error
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
 from skeleton.analyses import AnalysesError, parse_analyses
 from skeleton.analyses import enabled as analysis_enabled
@@ -69,9 +69,9 @@ from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
-from skeleton.queue import LEASE_META, request_finished
-from skeleton.redis_keys import CrawlKeys, crawl_id_for, valid_crawl_id
-from skeleton.redis_server import connect, redis_url
+from skeleton.store.queue import LEASE_META, request_finished
+from skeleton.store.keys import CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.server import connect, redis_url
 from skeleton.schema.hook import item_sections
 from skeleton.sew.context import Context, decode_context, encode_context
 from skeleton.sew.detect import NavLink
@@ -307,7 +307,7 @@ class SkeletonSpider(scrapy.Spider):
             # the persistent queue so that resuming the crawl fetches it.
             meta = {key: response.meta.get(key)
                     for key in (META_DEPTH, META_PARENT, META_CONTEXT, META_LANG)}
-            if LEASE_META in response.meta:  # pushing it ends the lease (skeleton.queue)
+            if LEASE_META in response.meta:  # pushing it ends the lease (skeleton.store.queue)
                 meta[LEASE_META] = response.meta[LEASE_META]
             stats.inc_value("skeleton/max_pages/requeued")
             yield scrapy.Request(first_url, callback=self.parse, errback=self.failed,

@@ -2,7 +2,7 @@
 
 :func:`load_template_menu` runs before the crawl (from the spider's ``start()``):
 it reads the crawl's template menu from ``:meta`` (field
-``redis_keys.META_TEMPLATE_MENU``) or, when no worker stored one yet, finds the
+``skeleton.store.keys.META_TEMPLATE_MENU``) or, when no worker stored one yet, finds the
 n-complete subdigraph from the base URL (:func:`skeleton.template.crawl.search_template_menu`)
 and stores it there. The first stored value wins (``HSETNX``) and every worker
 uses the value read back, so workers of one crawl share one menu.
@@ -24,10 +24,10 @@ import scrapy
 from scrapy.http import Response
 from scrapy.http.request import NO_CALLBACK
 
-from skeleton import outage
+from skeleton.store import outage
 from skeleton.middlewares.shared import declared_encoding, html_response
-from skeleton.redis_keys import META_TEMPLATE_MENU, CrawlKeys
-from skeleton.redis_server import connect
+from skeleton.store.keys import META_TEMPLATE_MENU, CrawlKeys
+from skeleton.store.server import connect
 from skeleton.sew.dom import looks_binary, parse_html
 from skeleton.template.crawl import MENU_MAX_LOADS, decode_menu, encode_menu, search_template_menu
 from skeleton.template.links import KeyLink, page_links

@@ -1,5 +1,5 @@
 """Redis going away mid-crawl: after the client's bounded retries
-(:func:`skeleton.redis_server.retry_policy`) a component that still gets a
+(:func:`skeleton.store.server.retry_policy`) a component that still gets a
 connection error calls :func:`redis_down`, which stops the crawl once, cleanly,
 with the reason ``redis_unavailable``.
 
@@ -11,7 +11,7 @@ exits within one retry budget of the first failure (plus the download timeout
 of requests in flight). Any component whose retries run out first declares the
 outage (:func:`redis_failed`). A page whose item or child requests could not be
 stored keeps its lease in Redis and is crawled again by a worker that runs
-later (leases expire, :mod:`skeleton.queue`). Everything acknowledged before
+later (leases expire, :mod:`skeleton.store.queue`). Everything acknowledged before
 was written first, so no stored edge depends on what was lost.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The default dupefilter (scrapy-redis' ``RFPDupeFilter``) keeps every request
 fingerprint (40 hex characters) in a Redis set: 86.9 MiB per million URLs
 (``benchmarks/dupefilter_memory.py``). With ``DUPEFILTER_CLASS =
-"skeleton.dupefilter.BloomDupeFilter"`` the crawl's ``:dupefilter`` key is a
+"skeleton.store.dupefilter.BloomDupeFilter"`` the crawl's ``:dupefilter`` key is a
 bit array of fixed size instead, chosen from ``SKELETON_BLOOM_CAPACITY`` (URLs,
 default 10 million) and ``SKELETON_BLOOM_ERROR_RATE`` (default 0.001): m =
 -n ln p / (ln 2)^2 bits and k = (m / n) ln 2 bit positions per URL, derived by
@@ -11,7 +11,7 @@ double hashing from the fingerprint's SHA-1. Defaults: 18.1 MiB (measured) and k
 whatever the number of URLs. Up to the capacity, a new URL is taken for a seen
 one (and not crawled) with probability at most the error rate; beyond it the
 rate grows. A Bloom filter never forgets a URL it saw. The test-and-set of the
-bits and the push of the request are one script (:data:`skeleton.queue.PUSH`).
+bits and the push of the request are one script (:data:`skeleton.store.queue.PUSH`).
 
 The choice is made per crawl id: a crawl started with one dupefilter must be
 resumed with the same one (the other is refused at start).
@@ -71,7 +71,7 @@ class BloomDupeFilter(RFPDupeFilter):
         return [(first + i * step) % self.bits for i in range(self.hashes)]
 
     def dupe_args(self, request: Request) -> list[str | int]:
-        """Arguments of :data:`skeleton.queue.PUSH` for this request."""
+        """Arguments of :data:`skeleton.store.queue.PUSH` for this request."""
         return ["bits", *self.offsets(self.request_fingerprint(request))]
 
     def request_seen(self, request: Request) -> bool:

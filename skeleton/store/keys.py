@@ -30,11 +30,11 @@ with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
 page get, ``skeleton.sew.context``; queue entries carry the id).
 ``skeleton:crawls`` is the set of crawl ids.
 
-Workers sharing a crawl (:mod:`skeleton.queue`) add ``:leases`` (sorted set:
+Workers sharing a crawl (:mod:`skeleton.store.queue`) add ``:leases`` (sorted set:
 lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
 lease id -> the leased queue entry), ``:workers`` (sorted set: worker id ->
 last heartbeat, server milliseconds) and ``:dead`` (list, newest first, at most
-``skeleton.queue.DEAD_LETTER_MAX``: queue entries that are not a request of the
+``skeleton.store.queue.DEAD_LETTER_MAX``: queue entries that are not a request of the
 project's own classes, moved aside as they were; ``:meta`` field ``dead_letters``
 counts them all).
 """

@@ -10,7 +10,7 @@ worker clocks do not matter). The lease id names the worker
 
 A lease ends in one of three ways, each one script:
 
-- **ack**: the response was processed (:class:`skeleton.scheduler.Scheduler`
+- **ack**: the response was processed (:class:`skeleton.store.scheduler.Scheduler`
   acknowledges it once the page's item is stored; the spider yields the page's
   child requests before the item, so they are already queued);
 - **continuation**: a request carrying the lease in ``meta`` (a redirect, a
@@ -23,7 +23,7 @@ A lease ends in one of three ways, each one script:
   (its pid is in its id) are requeued at once, when a worker joins and at each
   heartbeat, without waiting for them to expire.
 
-Entries are JSON (:mod:`skeleton.serializer`), decoded without letting queue
+Entries are JSON (:mod:`skeleton.store.serializer`), decoded without letting queue
 data choose code: an entry must name one of :data:`REQUEST_CLASSES` (classes
 imported here, never a module an entry names) and public methods of the spider
 as its callback and errback. Any other entry (another ``_class``, an unknown
@@ -47,13 +47,11 @@ import psutil
 from scrapy import Request
 from scrapy_redis.queue import Base
 
-from skeleton.redis_keys import META_DEAD_LETTERS
+from skeleton.store.keys import META_DEAD_LETTERS, CrawlKeys
 
 if TYPE_CHECKING:
     import redis
     from scrapy import Spider
-
-    from skeleton.redis_keys import CrawlKeys
 
 __all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
            "decode_entry", "request_finished", "new_worker_id", "dead_local_worker", "workers_alive"]
@@ -254,13 +252,13 @@ def workers_alive(server: redis.Redis, keys: CrawlKeys, lease_seconds: float) ->
 
 
 class LeasedFifoQueue(Base):
-    """FIFO queue with leases. Needs the skeleton spider (its ``keys``); settings:
+    """FIFO queue with leases. Needs the skeleton spider (its ``crawl_id``); settings:
     ``SKELETON_LEASE_TIMEOUT`` (seconds a lease lives without a heartbeat, 60)."""
 
     def __init__(self, server: redis.Redis, spider: Spider, key: str,
                  serializer: Any = None) -> None:
         super().__init__(server, spider, key, serializer)
-        self.keys: CrawlKeys = spider.keys  # type: ignore[attr-defined]
+        self.keys = CrawlKeys(spider.crawl_id)  # type: ignore[attr-defined]
         self.stats = spider.crawler.stats
         self.lease_ms = int(spider.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) * 1000)
         self.worker = new_worker_id()
@@ -291,7 +289,7 @@ class LeasedFifoQueue(Base):
         :data:`PUSH`) has seen it, and end the lease it carries. True if pushed."""
         if type(request) not in _CLASSES:
             raise TypeError(f"cannot queue a {type(request).__name__}: add its class to "
-                            "skeleton.queue.REQUEST_CLASSES")
+                            "skeleton.store.queue.REQUEST_CLASSES")
         lease = request.meta.pop(LEASE_META, None) or ""
         data = self._encode_request(request)
         pushed = self._push(keys=[*self._lease_keys, self.keys.dupefilter],

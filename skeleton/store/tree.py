@@ -16,7 +16,7 @@ from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.offers import origin_of, unpack_offers
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
-from skeleton.redis_keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys
 
 __all__ = ["pack_record", "unpack_record", "load_hash", "stored_offers", "stored_aliases", "resolve_recorded_tree", "store_tree", "crawl_edges"]
 

@@ -1,15 +1,15 @@
-"""scrapy-redis' scheduler, adapted to Scrapy 2.19, to :mod:`skeleton.redis_server`
+"""scrapy-redis' scheduler, adapted to Scrapy 2.19, to :mod:`skeleton.store.server`
 and to many workers sharing one crawl.
 
 What changes from scrapy-redis 0.9.1:
 
-- one Redis client from :func:`skeleton.redis_server.connect` (bounded retries)
+- one Redis client from :func:`skeleton.store.server.connect` (bounded retries)
   for the queue and the dupefilter, closed with the scheduler; no deprecated
   ``spider`` arguments or ``Spider.log()``;
-- the queue is :class:`skeleton.queue.LeasedFifoQueue`: requests are leased, and
+- the queue is :class:`skeleton.store.queue.LeasedFifoQueue`: requests are leased, and
   this scheduler acknowledges a lease when the response's item has been stored
   (``item_scraped``/``item_dropped``), when the spider reports it done without
-  an item (:data:`skeleton.queue.request_finished`, e.g. from an errback) or
+  an item (:data:`skeleton.store.queue.request_finished`, e.g. from an errback) or
   when the callback failed (``spider_error``); the dupefilter check and the push
   are one script;
 - shared keys are never deleted by a worker that closes: ``SCHEDULER_PERSIST``
@@ -20,7 +20,7 @@ What changes from scrapy-redis 0.9.1:
   seen twice at least ``SKELETON_IDLE_CLOSE`` seconds apart;
 - a heartbeat every ``SKELETON_LEASE_TIMEOUT``/4 seconds marks the worker alive,
   renews its leases and requeues expired ones, and those of dead workers of this
-  host at once (:meth:`skeleton.queue.LeasedFifoQueue.requeue_dead_workers`; also
+  host at once (:meth:`skeleton.store.queue.LeasedFifoQueue.requeue_dead_workers`; also
   when the worker joins);
 - every ``SKELETON_POLL_INTERVAL`` seconds (1) a worker whose engine may be
   waiting (Scrapy polls a scheduler that has nothing to give every 5 s) is
@@ -29,7 +29,7 @@ What changes from scrapy-redis 0.9.1:
   ``engine.crawl()``, which this scheduler drops, makes the engine ask for work
   and, if it has none, run its idle check;
 - Redis errors left after the client's retries stop the crawl
-  (:mod:`skeleton.outage`).
+  (:mod:`skeleton.store.outage`).
 """
 from __future__ import annotations
 
@@ -45,9 +45,9 @@ from scrapy.utils.misc import load_object
 from scrapy_redis import defaults, scheduler
 from twisted.internet.task import LoopingCall
 
-from skeleton import outage
-from skeleton.queue import LEASE_META, LeasedFifoQueue, request_finished, workers_alive
-from skeleton.redis_server import connect
+from skeleton.store import outage
+from skeleton.store.queue import LEASE_META, LeasedFifoQueue, request_finished, workers_alive
+from skeleton.store.server import connect
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -147,10 +147,10 @@ class Scheduler(scheduler.Scheduler):
             server=server, persist=True,
             flush_on_start=settings.getbool("SCHEDULER_FLUSH_ON_START"),
             queue_key=settings.get("SCHEDULER_QUEUE_KEY") or defaults.SCHEDULER_QUEUE_KEY,
-            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or "skeleton.queue.LeasedFifoQueue",
+            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or "skeleton.store.queue.LeasedFifoQueue",
             dupefilter=dupefilter, dupefilter_key=dupefilter_key,
             serializer=importlib.import_module(settings.get("SCHEDULER_SERIALIZER")
-                                               or "skeleton.serializer"),
+                                               or "skeleton.store.serializer"),
         )
         instance.stats = crawler.stats
         instance.crawler = crawler
@@ -168,7 +168,7 @@ class Scheduler(scheduler.Scheduler):
             server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
             serializer=self.serializer)
         if not isinstance(queue, LeasedFifoQueue):
-            raise ValueError("SCHEDULER_QUEUE_CLASS must be a skeleton.queue.LeasedFifoQueue")
+            raise ValueError("SCHEDULER_QUEUE_CLASS must be a skeleton.store.queue.LeasedFifoQueue")
         self.queue = queue
         if self.flush_on_start:
             refuse_flush(self.server, queue.keys, self.crawler.settings)

@@ -13,7 +13,7 @@ Clients retry a command that fails on a lost connection or a timeout
 ``SKELETON_REDIS_RETRIES`` times (default 5), waiting ``SKELETON_REDIS_BACKOFF`` x 2^n
 seconds before try n (default 0.25: 0.5, 1, 2, 4, 8 s), at most
 ``SKELETON_REDIS_BACKOFF_MAX`` (default 8): redis-py's ``Retry`` with ``ExponentialBackoff``. The error that
-remains after the last try is the caller's to handle (:mod:`skeleton.outage`).
+remains after the last try is the caller's to handle (:mod:`skeleton.store.outage`).
 """
 from __future__ import annotations
 

@@ -1,0 +1,243 @@
+"""The crawl's lifecycle in Redis, as one worker sees it: open, run budget, finish.
+
+``CrawlLifecycle`` is an extension of the skeleton spider (``NotConfigured`` for
+any other spider); it keeps its own Redis client (:func:`skeleton.store.server.connect`).
+
+**Open** (``spider_opened``): a crawl id whose previous run finished (reason
+``finished``) is reset and crawled afresh; an interrupted one resumes from its queue
+and dupefilter (one script, :data:`OPEN_SCRIPT`, so workers starting together reset
+it once), unless it was started with another base URL: then nothing is written, one
+error line names both bases, the stat ``skeleton/base_mismatch`` holds the stored
+base and the crawl stops before fetching anything (reason :data:`BASE_MISMATCH`;
+``scrapy crawl`` refuses it before starting, :func:`refuse_other_base`). The crawl's
+``:meta`` gets base, mode, started, depth, max_pages and edge_model, and its id joins
+``CRAWLS``.
+
+**Run budget** (``-a max_pages=N``): the first worker of a run sets ``:meta``
+``budget_until`` to the pages of earlier runs plus N; workers joining while it runs
+share it (:meth:`CrawlLifecycle.run_budget`). The tree pipeline reports the crawl's
+``fetched`` count after each stored page (the signal
+:data:`skeleton.pipelines.tree.page_stored`); once it reaches ``budget_until`` this
+worker closes (reason ``max_pages``, stat ``skeleton/max_pages/reached``) and the
+requests still queued stay in Redis.
+
+**Finish** (``spider_closed``): a worker records ``finished``/``finish_reason`` in
+``:meta``, after resolving the tree into ``:tree`` (:mod:`skeleton.store.tree`), when
+the crawl is complete (reason ``finished``) or when no other worker is alive
+(:func:`skeleton.store.queue.workers_alive`): one worker of many stopping early does
+not mark the shared crawl as stopped. Nothing is written for a crawl this worker did
+not open (refused: the stored one is not ours; or an error at open) or after Redis
+went away (:mod:`skeleton.store.outage`).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Self
+
+from scrapy import signals
+from scrapy.exceptions import CloseSpider, NotConfigured
+from scrapy.utils.defer import deferred_from_coro
+
+from skeleton.pipelines.tree import page_stored
+from skeleton.store import outage
+from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
+from skeleton.store.queue import workers_alive
+from skeleton.store.server import connect
+from skeleton.store.tree import resolve_recorded_tree, store_tree
+
+if TYPE_CHECKING:
+    import redis
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+__all__ = ["CrawlLifecycle", "OPEN_SCRIPT", "BASE_MISMATCH", "OPEN_FAILED", "refuse_other_base",
+           "unfinished_crawls_of"]
+
+logger = logging.getLogger(__name__)
+
+#: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: the crawl's
+#: base URL, then field/value pairs to set. Returns ``{1, ''}`` if the crawl was
+#: reset, ``{0, ''}`` if it goes on, or ``{-1, stored base}`` (nothing written) if
+#: it would resume a crawl started with another base URL.
+OPEN_SCRIPT = """
+local reset = 0
+if redis.call('HGET', KEYS[1], 'finish_reason') == 'finished' then
+  redis.call('DEL', unpack(KEYS))
+  reset = 1
+else
+  local stored = redis.call('HGET', KEYS[1], 'base')
+  if stored and stored ~= ARGV[1] then return {-1, stored} end
+end
+redis.call('HDEL', KEYS[1], 'finished', 'finish_reason')
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+return {reset, ''}
+"""
+#: finish reason of a crawl refused at open: its crawl id holds an unfinished
+#: crawl of another base URL
+BASE_MISMATCH = "base_mismatch"
+#: finish reason of a crawl whose opening failed otherwise (not refused, Redis there)
+OPEN_FAILED = "open_failed"
+
+
+def _text(value: bytes | str | None) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def base_mismatch(crawl: str, stored: str, base: str) -> str:
+    """The one-line error for a crawl id that holds a crawl of another base URL."""
+    return (f"crawl {crawl!r} holds an unfinished crawl of {stored}, not of {base}: "
+            "refusing to mix two sites in one crawl (give another crawl id: -a crawl=ID)")
+
+
+def refuse_other_base(server: redis.Redis, keys: CrawlKeys, base: str) -> None:
+    """Raise ``ValueError`` if the crawl would resume a crawl of another base URL
+    (its ``:meta`` base differs and it did not finish; a finished crawl starts
+    afresh). :class:`CrawlLifecycle` checks the same when it opens, atomically."""
+    stored, reason = map(_text, server.hmget(keys.meta, "base", "finish_reason"))
+    if stored and stored != base and reason != "finished":
+        raise ValueError(base_mismatch(keys.crawl, stored, base))
+
+
+def unfinished_crawls_of(server: redis.Redis, base: str, mode: str) -> list[str]:
+    """The recorded crawl ids holding an unfinished crawl of ``base`` in ``mode``
+    (e.g. under a default id computed the former way, before the hash)."""
+    crawls = sorted(map(_text, server.smembers(CRAWLS)))
+    crawls = [c for c in crawls if valid_crawl_id(c)]
+    pipe = server.pipeline(transaction=False)
+    for crawl in crawls:
+        pipe.hmget(CrawlKeys(crawl).meta, "base", "mode", "finish_reason")
+    found = []
+    for crawl, fields in zip(crawls, pipe.execute()):
+        stored, stored_mode, reason = map(_text, fields)
+        if stored == base and stored_mode == mode and reason != "finished":
+            found.append(crawl)
+    return found
+
+
+class CrawlLifecycle:
+    """Opens, budgets and finishes the skeleton spider's crawl in Redis."""
+
+    def __init__(self, crawler: Crawler, server: redis.Redis) -> None:
+        self.crawler = crawler
+        self.server = server
+        spider = crawler.spider
+        self.keys = CrawlKeys(spider.crawl_id)
+        self.root: str = spider.base
+        self.opened = False  # this worker opened the crawl (not refused, no error)
+        self.max_pages: int | None = getattr(spider, "max_pages", None)
+        self.budget_until: int | None = None
+        model = getattr(spider, "model", None)
+        self.edge_model: dict[str, Any] = dict(getattr(model, "edges", None) or {})
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        spider = crawler.spider
+        if not (hasattr(spider, "crawl_id") and hasattr(spider, "base")):
+            raise NotConfigured("CrawlLifecycle works with the skeleton spider only")
+        lifecycle = cls(crawler, connect(crawler.settings))
+        crawler.signals.connect(lifecycle.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(lifecycle.page_stored, signal=page_stored)
+        crawler.signals.connect(lifecycle.spider_closed, signal=signals.spider_closed)
+        return lifecycle
+
+    def spider_opened(self, spider: Spider) -> None:
+        """Open the crawl (:meth:`open_crawl`). A crawl that cannot be opened is
+        closed before it fetches anything: ``CloseSpider`` with :data:`BASE_MISMATCH`,
+        :data:`skeleton.store.outage.REASON` (Redis gone after its retries) or
+        :data:`OPEN_FAILED` (any other error, logged with its traceback)."""
+        try:
+            self.open_crawl(spider)
+        except CloseSpider:
+            raise
+        except outage.REDIS_ERRORS as exc:
+            outage.redis_down(self.crawler, exc, "opening the crawl")
+            raise CloseSpider(outage.REASON) from None
+        except Exception:
+            logger.exception("could not open crawl %s", self.keys.crawl)
+            raise CloseSpider(OPEN_FAILED) from None
+        self.opened = True
+
+    def open_crawl(self, spider: Spider) -> None:
+        """Reset a finished crawl, resume an interrupted one, refuse another base
+        (``CloseSpider(BASE_MISMATCH)``), record the crawl and this run's budget."""
+        previous = self.server.hget(self.keys.meta, "finish_reason")
+        fields = {"base": self.root, "mode": spider.mode, "started": _now(),
+                  "depth": "" if spider.max_depth is None else str(spider.max_depth),
+                  "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
+                  "edge_model": json.dumps(self.edge_model, sort_keys=True)}
+        keys = [self.keys.meta, *(k for k in self.keys.all() if k != self.keys.meta)]
+        reset, stored = self.server.eval(OPEN_SCRIPT, len(keys), *keys, self.root,
+                                         *[x for pair in fields.items() for x in pair])
+        if reset == -1:
+            stored = _text(stored)
+            self.crawler.stats.set_value("skeleton/base_mismatch", stored)
+            logger.error(base_mismatch(self.keys.crawl, stored, self.root))
+            raise CloseSpider(BASE_MISMATCH)
+        if reset:
+            logger.info("crawl %s finished before: starting it afresh", self.keys.crawl)
+        elif previous is not None or self.server.hlen(self.keys.pages):
+            logger.info("resuming crawl %s (last stopped: %s)", self.keys.crawl,
+                        previous.decode() if previous else "unknown")
+        self.server.sadd(CRAWLS, self.keys.crawl)
+        if self.max_pages is not None:
+            self.budget_until = self.run_budget(self.max_pages)
+
+    def run_budget(self, max_pages: int) -> int:
+        """The crawl's ``fetched`` count at which this run's ``max_pages`` budget is
+        spent, kept in ``:meta`` ``budget_until``: set by the first worker of a run
+        (the pages of earlier runs plus ``max_pages``), shared by the workers that
+        join it while it runs."""
+        lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
+        stored = self.server.hget(self.keys.meta, "budget_until")
+        if stored is not None and workers_alive(self.server, self.keys, lease) > 1:
+            return int(stored)
+        until = int(self.server.hget(self.keys.meta, "fetched") or 0) + max_pages
+        self.server.hset(self.keys.meta, "budget_until", str(until))
+        return until
+
+    def page_stored(self, fetched: int) -> None:
+        """A page was stored; ``fetched`` is the crawl's count of pages analysed."""
+        if self.budget_until is not None and fetched >= self.budget_until:
+            self.budget_spent(fetched)
+
+    def budget_spent(self, fetched: int) -> None:
+        """The run's page budget is spent, counted over every worker (the crawl's
+        ``fetched``): close this worker; the requests still queued stay in Redis."""
+        stats = self.crawler.stats
+        if stats.get_value("skeleton/max_pages/reached") is None:
+            logger.info("crawl %s: %d pages analysed, max_pages=%d reached",
+                        self.keys.crawl, fetched, self.max_pages)
+        stats.set_value("skeleton/max_pages/reached", self.max_pages)
+        if self.crawler.crawling and self.crawler.engine is not None:
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason="max_pages"))
+
+    def store_resolved_tree(self) -> None:
+        """Resolve the crawl's tree from every page and offer and store it in ``:tree``."""
+        tree = resolve_recorded_tree(self.server, self.keys, self.root, self.edge_model)
+        store_tree(self.server, self.keys, tree)
+        logger.info("tree of crawl %s: %d pages below its root; see `scrapy tree --crawl %s`",
+                    self.keys.crawl, len(tree), self.keys.crawl)
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        """Resolve the tree and mark the crawl finished, when this worker ends it."""
+        try:
+            if outage.is_down(self.crawler) or not self.opened:
+                return  # refused (the stored crawl is not ours) or not opened: write nothing
+            lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
+            alive = workers_alive(self.server, self.keys, lease)
+            if reason != "finished" and alive:
+                logger.info("%d other worker(s) still on crawl %s: not marking it %s",
+                            alive, self.keys.crawl, reason)
+                return
+            self.store_resolved_tree()
+            self.server.hset(self.keys.meta, mapping={"finished": _now(), "finish_reason": reason})
+        except outage.REDIS_ERRORS as exc:
+            logger.error("could not record the end of crawl %s: %s", self.keys.crawl, exc)
+        finally:
+            self.server.close()

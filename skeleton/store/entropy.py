@@ -1,0 +1,47 @@
+"""The crawl's term entropy read from Redis (WISDOM Section 3.1).
+
+:mod:`skeleton.middlewares.entropy` counts every page's terms into ``:entropy``
+(term -> sufficient statistics) and ``:entropy_pages`` (the pages counted); any
+component reads them here, given only the Redis client and the crawl's keys:
+:func:`term_weights` gives W = 1 - EN of each term over the pages counted so far
+(1 for a term not seen), :func:`term_entropies` EN (0 for a term not seen). Both
+read n and the terms' statistics in one transaction (:func:`snapshot`).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
+
+if TYPE_CHECKING:
+    import redis
+
+    from skeleton.store.keys import CrawlKeys
+
+__all__ = ["snapshot", "term_weights", "term_entropies"]
+
+
+def snapshot(server: redis.Redis, keys: CrawlKeys,
+             terms: Iterable[str]) -> tuple[int, dict[str, TermStats]]:
+    """n and the statistics of ``terms`` (unseen terms: empty), read atomically."""
+    wanted = list(dict.fromkeys(terms))
+    if not wanted:
+        return int(server.scard(keys.entropy_pages)), {}
+    pipe = server.pipeline(transaction=True)
+    pipe.scard(keys.entropy_pages)
+    pipe.hmget(keys.entropy, wanted)
+    n, values = pipe.execute()
+    return int(n), {t: decode(v) or EMPTY for t, v in zip(wanted, values)}
+
+
+def term_weights(server: redis.Redis, keys: CrawlKeys, terms: Iterable[str]) -> dict[str, float]:
+    """W = 1 - EN of each term over the pages counted so far (1 for unseen terms)."""
+    n, stats = snapshot(server, keys, terms)
+    return {term: weight(s, n) for term, s in stats.items()}
+
+
+def term_entropies(server: redis.Redis, keys: CrawlKeys, terms: Iterable[str]) -> dict[str, float]:
+    """EN of each term over the pages counted so far (0 for unseen terms)."""
+    n, stats = snapshot(server, keys, terms)
+    return {term: entropy(s, n) for term, s in stats.items()}
