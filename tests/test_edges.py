@@ -115,6 +115,7 @@ def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_clie
                         offers=offers)
         assert pipeline.process_item(item) is item
         assert "offers" not in item  # stored in Redis, not exported
+        pipeline.flush()  # as the scheduler asks before it acks the page's lease
         assert unpack_record(redis_client.hget(keys.pages, page))["title"] == page
     tree = resolve_recorded_tree(redis_client, keys, ROOT, None)
     assert {c: e["parent"] for c, e in tree.items()} == {

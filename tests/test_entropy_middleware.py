@@ -21,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
+from skeleton.store.scheduler import flush_requested
 from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
 from skeleton.store.entropy import term_weights
 from skeleton.store.keys import CrawlKeys
@@ -186,6 +187,9 @@ def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_k
                     response("http://h/404", b"<p>missing</p>", status=404)):
         mw.process_spider_input(skipped)
     mw.process_spider_input(response("http://h/bin", b"\x00\x01\x02\x03"))
+    # without WISDOM, pages wait for the scheduler's flush_requested (before it acks leases)
+    assert redis_client.scard(crawl_keys.entropy_pages) == 0
+    crawler.signals.send_catch_log(flush_requested)
     stats = crawler.stats.get_stats()
     assert stats["skeleton/entropy/pages"] == 2 and stats["skeleton/entropy/duplicates"] == 1
     assert stats["skeleton/entropy/unparsable"] == 1
@@ -210,6 +214,7 @@ def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_k
 def test_bad_pages_never_raise(redis_settings, crawl_keys, body: bytes) -> None:
     mw, crawler = make_middleware(redis_settings, crawl_keys.crawl)
     mw.process_spider_input(response("http://h/page", body))
+    mw.flush()
     assert crawler.stats.get_value("skeleton/entropy/pages") == 1
     for term, w in mw.weights(mw.store.page_terms("http://h/page")).items():
         assert w == 1.0 and term.strip()
@@ -223,16 +228,19 @@ def test_middleware_settings(redis_settings, crawl_keys) -> None:
     mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_LANGUAGE="fr",
                             SKELETON_KEEP_PAGE_TERMS=False)
     mw.process_spider_input(response("http://h/fr", "<p>le chat et la souris</p>".encode()))
+    mw.flush()
     assert mw.entropies(["chat", "souris", "le"]) == {"chat": 0.0, "souris": 0.0, "le": 0.0}
     assert dict(mw.store.scan()).keys() == {"chat", "souris"}
     assert mw.store.page_terms("http://h/fr") == {}
     mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ENTROPY_STOP_WORDS=["Chat"],
                             SKELETON_KEEP_PAGE_TERMS=True)
     mw.process_spider_input(response("http://h/custom", b"<p>the chat</p>"))
+    mw.flush()
     assert mw.store.page_terms("http://h/custom") == {"the": 1}
     # by default a page's terms are kept only for WISDOM's second pass
     mw, _ = make_middleware(redis_settings, crawl_keys.crawl)
     mw.process_spider_input(response("http://h/default", b"<p>plain words</p>"))
+    mw.flush()
     assert mw.store.page_terms("http://h/default") == {}
     mw, _ = make_middleware(redis_settings, crawl_keys.crawl, SKELETON_ANALYSES="wisdom")
     mw.process_spider_input(response("http://h/wisdom", b"<p>plain words</p>"))

@@ -16,6 +16,7 @@ from helpers import FAST, FIXTURES, SiteHandler, run_scrapy
 
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
+from skeleton.store.scheduler import flush_requested
 from skeleton.pipelines.tree import TreePipeline, page_stored
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
@@ -142,10 +143,12 @@ def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client
     page, other = ROOT + "a", ROOT + "b"
 
     def records() -> tuple[dict[str, Any], dict[bytes, bytes], int]:
+        signals.send_catch_log(flush_requested)  # the scheduler, before it acks leases
         return (load_hash(redis_client, keys.pages), redis_client.hgetall(keys.failed),
                 int(redis_client.hget(keys.meta, "fetched") or 0))
 
     pipeline.process_item(_item(page, reason=FAILED_REASON, status="503"))
+    assert redis_client.hlen(keys.pages) == 0  # items wait for the scheduler's flush
     pages, failed, fetched = records()
     assert pages[page]["status"] == "503" and failed == {page.encode(): b"503"} and fetched == 0
     pipeline.process_item(_item(page, reason=FAILED_REASON, status="timeout"))  # failed again
@@ -158,6 +161,7 @@ def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client
     assert pages[page]["title"] == "A" and failed == {}
     # a record a canonical link names replaces a failed one too
     pipeline.process_item(_item(other, reason=FAILED_REASON, status="404"))
+    records()
     pipeline.process_item(_item(other, title="B", aliases=[ROOT + "b.amp"]))
     pages, failed, _ = records()
     assert pages[other]["title"] == "B" and failed == {}

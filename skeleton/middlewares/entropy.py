@@ -3,7 +3,12 @@
 ``EntropyMiddleware`` is a spider middleware: before the spider sees an HTML
 response (2xx, HTML or no content type, parsable), it extracts the page's terms
 (:mod:`skeleton.entropy.terms`) and counts the page with :data:`UPDATE_SCRIPT`,
-one Lua script per page, hence atomic:
+one Lua script per page, hence atomic. Without WISDOM (which reads the page's
+weights at once) the pages wait and are counted in one round trip, a pipeline of
+their scripts, when the scheduler is about to acknowledge their leases
+(``flush_requested``, every ``SKELETON_FLUSH_INTERVAL`` or batch of pages) and at
+close: a page is counted before its lease ends, so a worker that dies loses no
+count (the page is fetched again and counted then). The update is:
 
 * idempotent: the page's canonical URL (the final URL of a redirect chain, as
   the spider records it) goes into ``:entropy_pages``; a URL already there changes
@@ -64,6 +69,7 @@ from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_respo
                                         shared_page)
 from skeleton.store.entropy import snapshot, term_entropies, term_weights
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
 
@@ -79,6 +85,9 @@ logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "skeleton/entropy"
 SCAN_COUNT = 1000
+#: Pages counted in one batch at most (they are counted when the scheduler writes
+#: its acknowledgements, see :data:`skeleton.store.scheduler.flush_requested`).
+MAX_WAITING = 64
 #: Terms per HMGET/HSET inside the update script.
 SCRIPT_CHUNK = 1000
 
@@ -162,16 +171,36 @@ class EntropyStore:
         if counted now, False if the URL had been counted already."""
         return self.count_page(url, counts)[0]
 
-    def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
-        """:meth:`add_page`, and W of the page's terms with the pages counted so
-        far, this one included, from the same script call (one round trip)."""
+    def _args(self, url: str, counts: Mapping[str, int]) -> tuple[list[str], list[Any]]:
         values = counts.values()  # usually positive ints (PageText.counts()): no loop
         positive = (dict(counts) if set(map(type, values)) <= {int} and min(values, default=1) > 0
                     else {term: int(tf) for term, tf in counts.items() if tf > 0})
         terms = list(positive)
-        args = [url, pack_counts(positive) if self.keep_page_terms else b"",
-                json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
-                SCRIPT_CHUNK]
+        return terms, [url, pack_counts(positive) if self.keep_page_terms else b"",
+                       json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
+                       SCRIPT_CHUNK]
+
+    def count_pages(self, pages: list[tuple[str, Mapping[str, int]]]) -> list[bool]:
+        """:meth:`add_page` for many pages in one round trip (a pipeline of the
+        update script, which is exact, idempotent and order-free per page). True
+        for each page counted now."""
+        if not pages:
+            return []
+        keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
+        pipe = self.server.pipeline(transaction=False)
+        for url, counts in pages:
+            pipe.evalsha(self.script.sha, len(keys), *keys, *self._args(url, counts)[1])
+        try:
+            results = pipe.execute()
+        except redis.exceptions.NoScriptError:  # a restarted Redis: load the script again
+            self.server.script_load(UPDATE_SCRIPT)
+            results = pipe.execute()
+        return [bool(counted) for counted, _ in results]
+
+    def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
+        """:meth:`add_page`, and W of the page's terms with the pages counted so
+        far, this one included, from the same script call (one round trip)."""
+        terms, args = self._args(url, counts)
         keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
         counted, packed = self.script(keys=keys, args=args)
         if not isinstance(packed, bytes) or len(packed) != 8 * len(terms):
@@ -228,6 +257,8 @@ class EntropyMiddleware:
         self.max_terms = max_terms
         # WISDOM needs the page's full text pass; alone, the plain text is cheaper
         self.shared_pass = analysis_enabled(crawler.settings, "wisdom")
+        self.waiting: list[tuple[str, Mapping[str, int]]] = []
+        store.server.script_load(UPDATE_SCRIPT)  # batches call it by sha
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -243,6 +274,7 @@ class EntropyMiddleware:
                                               analysis_enabled(settings, "wisdom")))
         middleware = cls(crawler, store, stop, max_terms)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(middleware.flush, signal=flush_requested)
         return middleware
 
     # -- read API -------------------------------------------------------------------
@@ -282,6 +314,11 @@ class EntropyMiddleware:
         else:
             counts = page_terms(page.root, self.stop, self.max_terms)
         url = canonical(response.url) or response.url  # the final URL, as the spider records it
+        if not self.shared_pass:  # nobody reads the page's weights now: counted in a batch
+            self.waiting.append((url, counts))
+            if len(self.waiting) >= MAX_WAITING:
+                self.flush()
+            return
         try:
             counted, page.weights = self.store.count_page(url, counts)
         except redis.RedisError as exc:
@@ -289,14 +326,34 @@ class EntropyMiddleware:
             self._inc("errors")
             outage.redis_failed(self.crawler, exc, "counting a page's terms")
             return
+        self._counted(counted, len(counts))
+
+    def _counted(self, counted: bool, terms: int) -> None:
         if counted:
             self._inc("pages")
-            self._inc("terms", len(counts))
+            self._inc("terms", terms)
         else:
             self._inc("duplicates")
 
+    def flush(self) -> None:
+        """Count the pages waiting, in one round trip (on the scheduler's
+        ``flush_requested``, before it acknowledges their leases, and at close)."""
+        waiting, self.waiting = self.waiting, []
+        if not waiting or outage.is_down(self.crawler):
+            return
+        try:
+            counted = self.store.count_pages(waiting)
+        except redis.RedisError as exc:
+            logger.warning("could not count the terms of %d pages: %s", len(waiting), exc)
+            self._inc("errors")
+            outage.redis_failed(self.crawler, exc, "counting the pages' terms")
+            return
+        for done, (_, counts) in zip(counted, waiting):
+            self._counted(done, len(counts))
+
     def spider_closed(self, spider: Spider, reason: str) -> None:
         assert self.crawler.stats is not None
+        self.flush()
         try:
             if not outage.is_down(self.crawler):
                 self.crawler.stats.set_value(f"{STATS_PREFIX}/vocabulary", self.store.vocabulary_size())

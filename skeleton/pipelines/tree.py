@@ -22,9 +22,12 @@ After each page analysed, the pipeline sends :data:`page_stored` with the crawl'
 ``fetched`` count (every worker's pages), which the crawl lifecycle compares with
 the run's page budget. The crawl's opening, budget and end (the tree resolved into
 ``:tree``, ``finished``) are not done here: :mod:`skeleton.extensions.lifecycle`.
-A Redis error left after the client's retries stops the crawl
-(:mod:`skeleton.store.outage`); the item is then not stored and its page's lease
-not acknowledged, so a later worker crawls it again.
+Items are stored in batches, one round trip (a pipeline of the script) when the
+scheduler is about to acknowledge leases (``flush_requested``), every
+``MAX_WAITING`` items and at close: a page's lease ends only once its record is
+stored. A Redis error left after the client's retries stops the crawl
+(:mod:`skeleton.store.outage`); the items waiting are then not stored and their
+pages' leases not acknowledged, so a later worker crawls them again.
 """
 from __future__ import annotations
 
@@ -32,10 +35,12 @@ import json
 from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
+from redis.exceptions import NoScriptError
 from scrapy.exceptions import DropItem, NotConfigured
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect
 from skeleton.store.tree import pack_record
 from skeleton.hierarchy.offers import MAX_OFFERS, origin_of, pack_offer
@@ -50,6 +55,9 @@ __all__ = ["TreePipeline", "OFFER_SCRIPT", "page_record", "page_stored"]
 #: Signal (``fetched=``) sent after a page analysed is stored: ``fetched`` is the
 #: crawl's count of pages analysed, over every worker (``:meta`` ``fetched``).
 page_stored = object()
+#: Items kept for one batch at most (they are stored when the scheduler is about
+#: to acknowledge leases: :data:`skeleton.store.scheduler.flush_requested`).
+MAX_WAITING = 64
 
 #: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
 #: analysed) and failed (URL -> status of the pages whose record is a failed one).
@@ -142,6 +150,9 @@ class TreePipeline:
         self.keys = CrawlKeys(spider.crawl_id)
         self.root = spider.base
         self.origin = origin_of(spider.base)
+        self.waiting: list[tuple[dict[str, str], list[Any]]] = []
+        server.script_load(OFFER_SCRIPT)  # batches call it by sha
+        crawler.signals.connect(self.flush, signal=flush_requested)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -169,20 +180,48 @@ class TreePipeline:
                 str(record.get("status") or "")]
         for child, offer in sorted(offers.items()):
             args += [child, *pack_offer(offer, self.origin)]
-        try:
-            if aliases:  # the page's canonical link renamed it: its URL is an alias
-                self.server.hset(self.keys.aliases, mapping=aliases)
-            _, fetched = self.script(keys=[self.keys.pages, self.keys.offers, self.keys.meta,
-                                           self.keys.failed], args=args)
-        except outage.REDIS_ERRORS as exc:
-            # declared once (one error line); the item is dropped unstored, like the
-            # items still in flight, and its page's lease stays unacknowledged
-            outage.redis_down(self.crawler, exc, "storing a page")
-            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored")
-            raise DropItem("not stored: Redis is unavailable") from None
-        if fetched:  # a page analysed (0 for a failed one)
-            self.crawler.signals.send_catch_log(page_stored, fetched=int(fetched))
+        self.waiting.append((aliases, args))
+        if len(self.waiting) >= MAX_WAITING:
+            self.flush()
         return item
 
+    def flush(self) -> None:
+        """Store the items waiting, in one round trip (a pipeline of the script):
+        on the scheduler's ``flush_requested``, before it acknowledges their pages'
+        leases, and at close. On a Redis failure the outage is declared once; the
+        items are not stored and their leases stay unacknowledged, so a later
+        worker crawls their pages again."""
+        waiting, self.waiting = self.waiting, []
+        if not waiting:
+            return
+        if outage.is_down(self.crawler):
+            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", len(waiting))
+            return
+        keys = [self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed]
+        pipe = self.server.pipeline(transaction=False)
+        for aliases, args in waiting:
+            if aliases:  # the page's canonical link renamed it: its URL is an alias
+                pipe.hset(self.keys.aliases, mapping=aliases)
+            pipe.evalsha(self.script.sha, len(keys), *keys, *args)
+        try:
+            try:
+                results = pipe.execute()
+            except NoScriptError:  # a restarted Redis: load the script again
+                self.server.script_load(OFFER_SCRIPT)
+                results = pipe.execute()
+        except outage.REDIS_ERRORS as exc:
+            # declared once (one error line); the items are not stored, like the
+            # items still in flight, and their pages' leases stay unacknowledged
+            outage.redis_down(self.crawler, exc, "storing pages")
+            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", len(waiting))
+            return
+        for result in results:
+            if isinstance(result, list) and len(result) == 2 and result[1]:
+                # a page analysed (0 for a failed one)
+                self.crawler.signals.send_catch_log(page_stored, fetched=int(result[1]))
+
     def close_spider(self) -> None:
-        self.server.close()
+        try:
+            self.flush()
+        finally:
+            self.server.close()

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import psutil
 from scrapy import Request
+from redis.exceptions import NoScriptError
 from scrapy_redis.queue import Base
 
 from skeleton.store.keys import META_DEAD_LETTERS, CrawlKeys
@@ -99,6 +100,46 @@ if ARGV[2] ~= '' then
 end
 if new then return 1 end
 return 0
+"""
+#: KEYS: pending, leases, inflight. ARGV: lease ms, then lease ids. Leases one
+#: entry per id (fewer when the queue runs out). Returns the entries, in order.
+POP_MANY = _NOW + """
+local out = {}
+for i = 2, #ARGV do
+  local data = redis.call('RPOP', KEYS[1])
+  if not data then break end
+  redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[i])
+  redis.call('HSET', KEYS[3], ARGV[i], data)
+  out[#out + 1] = data
+end
+return out
+"""
+#: KEYS: pending, leases, inflight, dupefilter. ARGV: groups of (entry, lease id
+#: or '', dupefilter mode, the number n of its arguments, its n arguments), each
+#: one :data:`PUSH`. Returns 1 (pushed) or 0 per group.
+PUSH_MANY = """
+local out = {}
+local i = 1
+while i <= #ARGV do
+  local data, lease, mode, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
+  local new = true
+  if mode == 'set' then
+    new = redis.call('SADD', KEYS[4], ARGV[i + 4]) == 1
+  elseif mode == 'bits' then
+    new = false
+    for j = i + 4, i + 3 + n do
+      if redis.call('SETBIT', KEYS[4], ARGV[j], 1) == 0 then new = true end
+    end
+  end
+  if new then redis.call('LPUSH', KEYS[1], data) end
+  if lease ~= '' then
+    redis.call('ZREM', KEYS[2], lease)
+    redis.call('HDEL', KEYS[3], lease)
+  end
+  if new then out[#out + 1] = 1 else out[#out + 1] = 0 end
+  i = i + 4 + n
+end
+return out
 """
 #: KEYS: leases, inflight. ARGV: lease ids. Returns how many were still leased.
 ACK = """
@@ -265,6 +306,8 @@ class LeasedFifoQueue(Base):
         self.held: dict[str, None] = {}  # lease ids held, oldest first
         self._serial = itertools.count(1)
         self._pop = server.register_script(POP)
+        self._pop_many = server.register_script(POP_MANY)
+        self._push_many = server.register_script(PUSH_MANY)
         self._push = server.register_script(PUSH)
         self._ack = server.register_script(ACK)
         self._requeue = server.register_script(REQUEUE_EXPIRED)
@@ -272,6 +315,8 @@ class LeasedFifoQueue(Base):
         self._beat = server.register_script(HEARTBEAT)
         self._requeue_worker = server.register_script(REQUEUE_WORKER)
         self._dead = server.register_script(DEAD_LETTER)
+        for script in (self._push_many, self._ack, self._pop_many):
+            server.script_load(script.script)  # a pipeline calls them by sha only
 
     @property
     def _lease_keys(self) -> list[str]:
@@ -296,6 +341,64 @@ class LeasedFifoQueue(Base):
                             args=[data, lease, *(dupe or [""])])
         self.held.pop(lease, None)
         return bool(pushed)
+
+    def entry(self, request: Request) -> tuple[str, str]:
+        """The queue entry of ``request`` and the lease it carries ('' for none,
+        taken out of its meta): what :meth:`exchange` pushes."""
+        if type(request) not in _CLASSES:
+            raise TypeError(f"cannot queue a {type(request).__name__}: add its class to "
+                            "skeleton.store.queue.REQUEST_CLASSES")
+        lease = request.meta.pop(LEASE_META, None) or ""
+        return self._encode_request(request), lease
+
+    def exchange(self, pushes: list[tuple[str, str, list[str | int]]], acks: list[str],
+                 pop: int) -> tuple[list[bool], list[Request]]:
+        """One round trip (a pipeline): push ``pushes`` (entry, lease, dupefilter
+        mode and arguments: :meth:`entry`, :data:`PUSH_MANY`), acknowledge the leases
+        ``acks`` and lease up to ``pop`` entries. Returns whether each push was new
+        and the leased requests (a bad entry goes to the dead letters)."""
+        acks = [lease for lease in acks if lease in self.held]
+        pipe = self.server.pipeline(transaction=False)
+        if pushes:
+            args: list[Any] = []
+            for data, lease, dupe in pushes:
+                mode, *rest = dupe or [""]
+                args += [data, lease, mode, len(rest), *rest]
+            pipe.evalsha(self._push_many.sha, 4, *self._lease_keys, self.keys.dupefilter, *args)
+        if acks:
+            pipe.evalsha(self._ack.sha, 2, self.keys.leases, self.keys.inflight, *acks)
+        ids = [f"{self.worker}:{next(self._serial)}" for _ in range(max(0, pop))]
+        if ids:
+            pipe.evalsha(self._pop_many.sha, 3, *self._lease_keys, self.lease_ms, *ids)
+        if not (pushes or acks or ids):
+            return [], []
+        try:
+            results = pipe.execute()
+        except NoScriptError:  # a Redis restarted (or flushed its scripts): load them again
+            for script in (self._push_many, self._ack, self._pop_many):
+                self.server.script_load(script.script)
+            results = pipe.execute()
+        results = list(results)
+        pushed = [bool(flag) for flag in results.pop(0)] if pushes else []
+        for _, lease, _ in pushes:
+            self.held.pop(lease, None)
+        if acks:
+            done = int(results.pop(0))
+            for lease in acks:
+                self.held.pop(lease, None)
+            if done < len(acks):
+                self.stats.inc_value("skeleton/leases/lost", len(acks) - done)
+        requests = []
+        for lease, data in zip(ids, results.pop(0) if ids else []):
+            try:
+                request = self._decode_request(data)
+            except Exception as exc:  # noqa: BLE001 - any bad entry, never Redis: popped above
+                self.dead_letter(lease, data, exc)
+                continue
+            request.meta[LEASE_META] = lease
+            self.held[lease] = None
+            requests.append(request)
+        return pushed, requests
 
     def pop(self, timeout: int = 0) -> Request | None:
         while True:

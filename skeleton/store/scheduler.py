@@ -36,7 +36,7 @@ from __future__ import annotations
 import importlib
 import logging
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import Request, signals
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
-__all__ = ["Scheduler", "check_settings", "refuse_flush", "PERSIST_ERROR"]
+__all__ = ["Scheduler", "check_settings", "refuse_flush", "flush_requested", "PERSIST_ERROR"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +67,14 @@ WAKE_META = "skeleton_wake"
 #: repeated on many pages (a site menu) is filtered without a round trip to Redis.
 #: About 100 bytes each; the oldest are forgotten first, so memory stays flat.
 DEFAULT_SEEN_CACHE = 100_000
+#: Seconds between two writes of what waits (``SKELETON_FLUSH_INTERVAL``): pushes,
+#: acknowledgements and the batches of the components listening to :data:`flush_requested`.
+DEFAULT_FLUSH_INTERVAL = 0.25
+#: Pushes kept waiting at most (a page with thousands of links writes them at once).
+MAX_OUTBOX = 2000
+#: Signal sent before a worker acknowledges leases: components that keep a page's
+#: writes for a batch (the tree pipeline, the entropy middleware) write them now.
+flush_requested = object()
 FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
                "are alive and share its queue and dupefilter")
 
@@ -129,6 +137,9 @@ class Scheduler(scheduler.Scheduler):
     beat: LoopingCall | None = None
     poll: LoopingCall | None = None
     poll_every: float = 1.0
+    tick: LoopingCall | None = None
+    flush_every: float = DEFAULT_FLUSH_INTERVAL
+    batch: int = 16
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -158,6 +169,12 @@ class Scheduler(scheduler.Scheduler):
         instance.beat_every = settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) / 4
         instance.poll_every = settings.getfloat("SKELETON_POLL_INTERVAL", 1.0)
         instance.pushed = BoundedSet(settings.getint("SKELETON_SEEN_CACHE", DEFAULT_SEEN_CACHE))
+        instance.flush_every = settings.getfloat("SKELETON_FLUSH_INTERVAL", DEFAULT_FLUSH_INTERVAL)
+        instance.batch = max(1, settings.getint("SKELETON_QUEUE_BATCH", 0)
+                             or settings.getint("CONCURRENT_REQUESTS", 16))
+        instance.inbox = deque()
+        instance.outbox = []
+        instance.acks = []
         return instance
 
     # -- opening and closing ----------------------------------------------------
@@ -190,15 +207,18 @@ class Scheduler(scheduler.Scheduler):
         self.beat.start(self.beat_every, now=False)
         self.poll = LoopingCall(self._poll)
         self.poll.start(self.poll_every, now=False)
+        self.tick = LoopingCall(self._flush_tick)
+        self.tick.start(self.flush_every, now=False)
 
     def close(self, reason: str) -> None:
         """Put back the leases still held and leave the crawl. Never deletes
         shared keys (whatever ``reason``)."""
-        for loop in (self.beat, self.poll):
+        for loop in (self.beat, self.poll, self.tick):
             if loop is not None and loop.running:
                 loop.stop()
         try:
             if hasattr(self, "queue") and not outage.is_down(self.crawler):
+                self.exchange()  # what waits is written, then the leases still held go back
                 released = self.queue.release()
                 if released:
                     logger.info("put back %d leased requests", released)
@@ -237,50 +257,78 @@ class Scheduler(scheduler.Scheduler):
                 return False
             dupe = self.df.dupe_args(request) if hasattr(self.df, "dupe_args") \
                 else ["set", fingerprint]
-        try:
-            pushed = self.queue.push(request, dupe)
-        except outage.REDIS_ERRORS as exc:
-            self._down(exc, "queueing a request")
-            return False
+        data, lease = self.queue.entry(request)
+        self.outbox.append((request, fingerprint, (data, lease, dupe)))
         if fingerprint is not None:
             self.pushed.add(fingerprint)
-        if not pushed:
-            self.df.log(request, self.spider)
-            return False
-        self.stats.inc_value("scheduler/enqueued/redis")
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.exchange()
         return True
 
     def next_request(self) -> Request | None:
         if outage.is_down(self.crawler):
             return None
-        try:
-            request = self.queue.pop()
-        except outage.REDIS_ERRORS as exc:
-            self._down(exc, "leasing a request")
+        if not self.inbox:
+            self.exchange(pop=self.batch)
+        if not self.inbox:
             return None
-        if request is not None:
-            self.idle_since = None
-            self.stats.inc_value("scheduler/dequeued/redis")
-        return request
+        self.idle_since = None
+        self.stats.inc_value("scheduler/dequeued/redis")
+        return self.inbox.popleft()
 
     def has_pending_requests(self) -> bool:
         if outage.is_down(self.crawler):
             return False
+        if self.inbox or self.outbox:
+            return True
         try:
             return len(self.queue) > 0
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "reading the queue length")
             return False
 
+    # -- one round trip for many requests ---------------------------------------
+
+    def exchange(self, pop: int = 0) -> None:
+        """Send what waits (the pushes, then the acknowledgements) and lease up to
+        ``pop`` requests, in one round trip. Before acknowledging, the
+        :data:`flush_requested` signal has the components that write a page's data
+        in batches (tree pipeline, entropy) write it: a lease is acknowledged only
+        once its page is in Redis, so a worker that dies loses nothing."""
+        if outage.is_down(self.crawler):
+            self.outbox, self.acks = [], []
+            return
+        if self.acks:
+            self.crawler.signals.send_catch_log(flush_requested)
+            if outage.is_down(self.crawler):  # a component could not write: nothing is acked
+                self.outbox, self.acks = [], []
+                return
+        outbox, acks = self.outbox, self.acks
+        self.outbox, self.acks = [], []
+        try:
+            pushed, requests = self.queue.exchange([entry for _, _, entry in outbox], acks, pop)
+        except outage.REDIS_ERRORS as exc:
+            self._down(exc, "exchanging requests with the queue")
+            return
+        for (request, _, _), new in zip(outbox, pushed):
+            if new:
+                self.stats.inc_value("scheduler/enqueued/redis")
+            else:
+                self.df.log(request, self.spider)
+        self.inbox.extend(requests)
+
+    def _flush_tick(self) -> None:
+        if (self.outbox or self.acks) and self.crawler.crawling:
+            self.exchange()
+
     # -- acknowledgements -------------------------------------------------------
 
     def _ack(self, lease: str | None) -> None:
         if not lease or outage.is_down(self.crawler):
             return
-        try:
-            self.queue.ack(lease)
-        except outage.REDIS_ERRORS as exc:
-            self._down(exc, "acknowledging a request")
+        self.acks.append(lease)
+        if len(self.acks) >= self.batch:
+            self.exchange()
 
     def _on_item(self, item: Any, response: Any, spider: Spider, **kwargs: Any) -> None:
         self._ack(_lease(response))
@@ -322,6 +370,9 @@ class Scheduler(scheduler.Scheduler):
 
     def _on_idle(self, spider: Spider) -> None:
         """Close only when the whole crawl is done, not just this worker's part."""
+        if outage.is_down(self.crawler):
+            raise CloseSpider(outage.REASON)
+        self.exchange()  # this worker's waiting pushes and acknowledgements first
         if outage.is_down(self.crawler):
             raise CloseSpider(outage.REASON)
         try:
