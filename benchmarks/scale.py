@@ -18,28 +18,34 @@ is killed after ``--timeout`` seconds (default 3 h, exit code None).
 
 Every :data:`POLL` seconds (0.5) the benchmark samples the worker's RSS (the
 process and its children, psutil), Redis ``INFO memory`` (``used_memory``,
-``used_memory_rss``) and the pages stored so far (``HLEN`` of the crawl's
-``:pages`` hash, :func:`pages_key`: live, unlike Scrapy's stats). A checkpoint
-row is taken when the stored pages first reach 10k, 50k and 100k and 10%, 50%
-and 100% of ``--pages`` (the sizes below ``--pages``), and one at the end (the
-worker has exited; it resolves and stores the tree after the last page): elapsed
-s, pages, pages/min (since the start of the worker), worker RSS now and its peak
-so far, Redis ``used_memory`` and bytes per stored page (``used_memory`` minus that of
-the empty server before the crawl, over the pages stored).
+``used_memory_rss``), the pages stored so far (``HLEN`` of the crawl's ``:pages``
+hash, :func:`crawl_keys`: live, unlike Scrapy's stats) and the request queue
+(``LLEN`` of ``:requests`` and its ``MEMORY USAGE``, Redis' sampled estimate). A
+checkpoint row is taken when the stored pages first reach 10k, 50k and 100k and
+10%, 50% and 100% of ``--pages`` (the sizes up to ``--pages``), and one at the end
+(the worker has exited): elapsed s, pages, pages/min (since the worker started),
+worker RSS now and its peak so far, Redis ``used_memory`` and ``used_memory_rss``,
+the queue, and bytes per stored page (``used_memory`` minus that of the empty
+server before the crawl, over the pages stored; also without the queue, which
+holds the pages found and not fetched yet and is empty at the end).
 
-At the end: exit code, wall time, the last page's time, peak RSS (polled, and
-``ru_maxrss`` from ``wait4``), final Redis memory and ``MEMORY USAGE`` of each of the
-crawl's keys, the slope of Redis ``used_memory`` against stored pages (least
-squares over the samples, bytes per page) and the slope of the worker's RSS over
-the samples from the first checkpoint to the last page. Bars: peak RSS (polled and
-``ru_maxrss``) < :data:`RSS_BAR_MB`; Redis bytes per page at the end <=
-:data:`REDIS_BAR`; *flat*: the RSS at the last size checkpoint at most
-:data:`FLAT_GROWTH` (15%) above the RSS at the first one. The share of the
-generated pages whose tree parent is their true parent (:meth:`Site.parent
-<benchmarks.synthetic_site.Site.parent>`; listing pages after the first are no
-nodes and not counted) is reported, not barred.
+Two phases: the *crawl phase* (the samples before the one that first saw the final
+page count) and the *finish phase* (the worker resolves the tree from every stored
+page and offer, stores it, and exits; the 100% checkpoint may fall into it). At the
+end: exit code, wall time, the time of the last page, peak RSS (polled, and
+``ru_maxrss`` from ``wait4``) and the peak of each phase, final Redis memory and
+``MEMORY USAGE ... SAMPLES 0`` of each of the crawl's keys, the least-squares slope
+of Redis ``used_memory`` against stored pages over the samples (bytes per page,
+with and without the queue) and of the worker's RSS over the crawl phase from the
+first checkpoint on. Bars: peak RSS (polled and ``ru_maxrss``, both phases) <
+:data:`RSS_BAR_MB`; Redis bytes per page at the end <= :data:`REDIS_BAR`; *flat*:
+the worker's RSS at the end of the crawl phase at most :data:`FLAT_GROWTH` (15%)
+above its RSS at the first checkpoint (the last size checkpoint minus the first is
+reported too). The share of the generated pages whose tree parent is their true
+parent (:meth:`Site.parent <benchmarks.synthetic_site.Site.parent>`; listing pages
+after the first are no nodes and not counted) is reported, not barred.
 
-    python benchmarks/scale.py [--pages 100000] [--timeout 10800] [--write] [--keep]
+    python benchmarks/scale.py [--pages 100000] [--timeout 10800] [-s NAME=VALUE ...] [--write] [--keep]
 
 The table is always printed; with ``--write`` the results go to
 ``benchmarks/results/scale.json`` (commit, command line, settings, thinned samples,
@@ -91,15 +97,18 @@ SIZES = (10_000, 50_000, 100_000)
 #: samples kept in the results file
 MAX_SAMPLES = 400
 MB = 1024 * 1024
+#: generated pages not stored, or with another parent, listed in the results
+MAX_LISTED = 20
 
 
-def pages_key(crawl: str) -> str:
-    """The crawl's hash of stored pages (``skeleton.redis_keys``, or its successor)."""
+def crawl_keys(crawl: str) -> Any:
+    """The crawl's Redis keys (``skeleton.redis_keys.CrawlKeys``, or its successor):
+    ``.pages`` (hash of stored pages), ``.requests`` (queue), ``.tree``."""
     try:
         from skeleton.store.keys import CrawlKeys  # type: ignore[import-not-found]
     except ImportError:
         from skeleton.redis_keys import CrawlKeys
-    return CrawlKeys(crawl).pages
+    return CrawlKeys(crawl)
 
 
 def checkpoint_sizes(pages: int) -> list[int]:
@@ -201,26 +210,34 @@ def key_usage(client: redis.Redis, crawl: str) -> dict[str, int]:
     return dict(sorted(usage.items(), key=lambda kv: -kv[1]))
 
 
-def accuracy(client: redis.Redis, crawl: str, site: Site) -> dict[str, Any]:
+def accuracy(client: redis.Redis, keys: Any, site: Site) -> dict[str, Any]:
     """The stored tree's parents against the generator's, over the generated pages
     that are nodes (not the listing pages after the first)."""
     tree = {}
-    for child, value in client.hscan_iter(f"skeleton:{crawl}:tree", count=1000):
+    for child, value in client.hscan_iter(keys.tree, count=1000):
         try:
             parent = json.loads(value).get("parent")
         except (ValueError, AttributeError):
             continue
         tree[_local(child.decode())] = _local(parent) if parent else None
+    stored = {_local(url.decode()) for url in client.hkeys(keys.pages)}
     nodes = right = in_tree = 0
+    missing, wrong = [], []
     for path in site.paths():
+        if path not in stored:
+            missing.append(path)
         if "?page=" in path or path == "/":
             continue
         nodes += 1
         if path in tree:
             in_tree += 1
             right += tree[path] == site.parent(path)
+            if tree[path] != site.parent(path):
+                wrong.append([path, tree[path]])
     return {"nodes": nodes, "in_tree": in_tree, "right_parent": right,
-            "accuracy": round(right / nodes, 4) if nodes else None}
+            "accuracy": round(right / nodes, 4) if nodes else None,
+            "not_stored": len(missing), "not_stored_first": missing[:MAX_LISTED],
+            "wrong_parent_first": wrong[:MAX_LISTED]}
 
 
 def _local(url: str) -> str:
@@ -228,13 +245,27 @@ def _local(url: str) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
+def queue_state(client: redis.Redis, keys: Any) -> tuple[int, int, int]:
+    """Pages stored, requests queued and the queue's memory (``MEMORY USAGE`` with
+    Redis' default sampling: an estimate, cheap on a long list)."""
+    with client.pipeline(transaction=False) as pipe:
+        pipe.hlen(keys.pages)
+        pipe.llen(keys.requests)
+        pipe.memory_usage(keys.requests)
+        pages, queued, size = pipe.execute()
+    return int(pages), int(queued), int(size or 0)
+
+
 def row(kind: str, elapsed: float, pages: int, rss_now: int, rss_peak: int, used: int,
-        used_rss: int, baseline: int) -> dict[str, Any]:
+        used_rss: int, baseline: int, queued: int, queue_bytes: int) -> dict[str, Any]:
+    net = used - baseline
     return {"at": kind, "elapsed_s": round(elapsed, 1), "pages": pages,
             "pages_per_min": round(pages / elapsed * 60) if elapsed > 0 else None,
             "rss_mb": round(rss_now / MB, 1), "rss_peak_mb": round(rss_peak / MB, 1),
             "redis_used_mb": round(used / MB, 2), "redis_rss_mb": round(used_rss / MB, 2),
-            "redis_bytes_per_page": round((used - baseline) / pages) if pages else None}
+            "queued": queued, "queue_mb": round(queue_bytes / MB, 2),
+            "redis_bytes_per_page": round(net / pages) if pages else None,
+            "redis_bytes_per_page_no_queue": round((net - queue_bytes) / pages) if pages else None}
 
 
 def crawl(opts: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -248,7 +279,7 @@ def crawl(opts: argparse.Namespace, work: Path) -> dict[str, Any]:
         raise
     services.append(redis_proc)
     client = redis.Redis.from_url(url, socket_timeout=30)
-    key = pages_key(CRAWL)
+    keys = crawl_keys(CRAWL)
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "SCRAPY_PROJECT")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base={base}", "-a", f"crawl={CRAWL}",
@@ -284,21 +315,23 @@ def crawl(opts: argparse.Namespace, work: Path) -> dict[str, Any]:
             now = rss(worker)
             peak = max(peak, now)
             used, used_rss = redis_memory(client)
-            pages = int(client.hlen(key))
+            pages, queued, queue_bytes = queue_state(client, keys)
             if pages > last_pages:
                 last_pages, last_page_s = pages, round(elapsed, 2)
             samples.append({"t": round(elapsed, 2), "pages": pages, "rss_mb": round(now / MB, 1),
-                            "redis_used": used, "redis_rss": used_rss})
+                            "redis_used": used, "redis_rss": used_rss, "queued": queued,
+                            "queue_bytes": queue_bytes})
             while sizes and pages >= sizes[0]:
-                checkpoints.append(row(str(sizes.pop(0)), elapsed, pages, now, peak, used, used_rss, baseline))
+                checkpoints.append(row(str(sizes.pop(0)), elapsed, pages, now, peak, used, used_rss, baseline,
+                                       queued, queue_bytes))
                 print(" ".join(f"{k} {v}" for k, v in checkpoints[-1].items()), flush=True)
             time.sleep(POLL)
         wall = time.perf_counter() - started
         used, used_rss = redis_memory(client)
-        pages = int(client.hlen(key))
-        checkpoints.append(row("end", wall, pages, 0, peak, used, used_rss, baseline))
-        keys = key_usage(client, CRAWL)
-        tree = accuracy(client, CRAWL, Site(Shape.for_pages(opts.pages)))
+        pages, queued, queue_bytes = queue_state(client, keys)
+        checkpoints.append(row("end", wall, pages, 0, peak, used, used_rss, baseline, queued, queue_bytes))
+        usage_by_key = key_usage(client, CRAWL)
+        tree = accuracy(client, keys, Site(Shape.for_pages(opts.pages)))
     finally:
         if proc is not None and proc.returncode is None:  # interrupted: stop the worker too
             os.killpg(proc.pid, signal.SIGKILL)
@@ -309,7 +342,7 @@ def crawl(opts: argparse.Namespace, work: Path) -> dict[str, Any]:
     return {"base": base, "exit_code": code, "wall_s": round(wall, 1), "load_1min": round(load, 2),
             "last_page_s": last_page_s, "maxrss_mb": round(usage.ru_maxrss / 1024, 1),
             "redis_baseline_mb": round(baseline / MB, 2), "samples": samples, "checkpoints": checkpoints,
-            "keys": keys, "tree": tree, **stats}
+            "keys": usage_by_key, "tree": tree, **stats}
 
 
 def summarize(run: dict[str, Any], pages: int) -> dict[str, Any]:
@@ -319,8 +352,8 @@ def summarize(run: dict[str, Any], pages: int) -> dict[str, Any]:
     count (``last_page_s``); the *finish phase* is the rest, until the worker exits
     (it resolves and stores the tree from every page and offer then)."""
     samples = run["samples"]
-    points = [(s["pages"], s["redis_used"]) for s in samples if s["pages"] > 0]
-    redis_slope = slope(points)
+    redis_slope = slope([(s["pages"], s["redis_used"]) for s in samples if s["pages"] > 0])
+    stored_slope = slope([(s["pages"], s["redis_used"] - s["queue_bytes"]) for s in samples if s["pages"] > 0])
     sized = [c for c in run["checkpoints"] if c["at"] != "end"]
     end = run["checkpoints"][-1]
     done = run["last_page_s"]
@@ -340,6 +373,7 @@ def summarize(run: dict[str, Any], pages: int) -> dict[str, Any]:
             f"checkpoint (growth {growth})": growth is not None and growth <= FLAT_GROWTH,
             "the crawl exited 0": run["exit_code"] == 0}
     return {"redis_slope_bytes_per_page": round(redis_slope) if redis_slope is not None else None,
+            "redis_slope_no_queue_bytes_per_page": round(stored_slope) if stored_slope is not None else None,
             "rss_first_checkpoint_mb": first["rss_mb"] if first else None,
             "rss_crawl_end_mb": last["rss_mb"] if last else None,
             "rss_crawl_peak_mb": max((s["rss_mb"] for s in crawling), default=None),
@@ -369,13 +403,14 @@ def markdown(out: dict[str, Any]) -> str:
              f"Settings: `{' '.join(out['settings'])}`, Redis on a unix socket. {out['cpus']} CPUs, load average "
              f"(1 min) {run['load_1min']} before.", "",
              "| at | elapsed s | pages stored | pages/min | worker RSS MB | peak RSS MB | Redis used MB "
-             "| Redis RSS MB | Redis bytes/page |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| Redis RSS MB | queued | queue MB | Redis bytes/page | without the queue |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for c in run["checkpoints"]:
         rss_now = "-" if c["at"] == "end" else _cell(c["rss_mb"])
         lines.append(f"| {c['at']} | {c['elapsed_s']} | {c['pages']} | {_cell(c['pages_per_min'])} | {rss_now} | "
-                     f"{c['rss_peak_mb']} | {c['redis_used_mb']} | {c['redis_rss_mb']} | "
-                     f"{_cell(c['redis_bytes_per_page'])} |")
+                     f"{c['rss_peak_mb']} | {c['redis_used_mb']} | {c['redis_rss_mb']} | {c['queued']} | "
+                     f"{c['queue_mb']} | {_cell(c['redis_bytes_per_page'])} | "
+                     f"{_cell(c['redis_bytes_per_page_no_queue'])} |")
     tree = run["tree"]
     lines += ["", f"Exit code {_cell(run['exit_code'])}, finish reason {_cell(run['finish_reason'])}; wall "
               f"{run['wall_s']} s, the last page stored at {_cell(run['last_page_s'])} s (then "
@@ -390,11 +425,15 @@ def markdown(out: dict[str, Any]) -> str:
               f"{_cell(s['rss_finish_peak_mb'])} MB; `ru_maxrss` {run['maxrss_mb']} MB. The last size "
               f"checkpoint minus the first: {_cell(s['rss_last_minus_first_checkpoint_mb'])} MB (the 100% "
               "checkpoint may fall in the finish phase).", "",
-              f"Redis `used_memory` slope {_cell(s['redis_slope_bytes_per_page'])} bytes per page (least squares "
-              f"over all {out['samples_taken']} samples; {len(run['samples'])} kept in the JSON); empty server "
-              f"{run['redis_baseline_mb']} MB, subtracted in bytes/page.", "",
+              f"Redis `used_memory` against pages stored, least squares over all {out['samples_taken']} samples "
+              f"({len(run['samples'])} kept in the JSON): {_cell(s['redis_slope_no_queue_bytes_per_page'])} "
+              f"bytes per page without the request queue ({_cell(s['redis_slope_bytes_per_page'])} with it: the "
+              f"queue grows early and drains at the end). The empty server's {run['redis_baseline_mb']} MB are "
+              "subtracted in bytes/page.", "",
               f"Tree: {tree['in_tree']} of {tree['nodes']} generated nodes in it, {tree['right_parent']} with "
-              f"their true parent ({_cell(tree['accuracy'])}).", "",
+              f"their true parent ({_cell(tree['accuracy'])}). Generated pages not stored: {tree['not_stored']}"
+              + (f" ({', '.join(tree['not_stored_first'][:5])}{', ...' if tree['not_stored'] > 5 else ''})"
+                 if tree["not_stored"] else "") + ".", "",
               *bar_rows(s["bars"]), "",
               "Redis `MEMORY USAGE` of the crawl's keys at the end:", "",
               "| key | MB | bytes per page |", "|---|---:|---:|"]
