@@ -39,14 +39,14 @@ def main_text(element: etree._Element, dropped: frozenset[str] = DROPPED_TAGS) -
     """The whitespace-normalized text of ``element`` without the ``dropped`` elements."""
     parts: list[str] = []
     add = parts.append
-    walker = etree.iterwalk(element, events=("start", "end"))
+    walker = etree.iterwalk(element, events=("start", "end", "comment", "pi"))
     for event, node in walker:
         if event == "start":
             tag = node.tag
             if not isinstance(tag, str) or tag.lower() in dropped:
-                walker.skip_subtree()  # comments, dropped elements: their tails stay
+                walker.skip_subtree()  # a dropped element (or an entity): its tail stays
             elif node.text:
                 add(node.text)
         elif node is not element and node.tail:
-            add(node.tail)  # after the node's whole subtree
+            add(node.tail)  # after the node's whole subtree; a comment's or PI's right away
     return _SPACES.sub(" ", " ".join(parts)).strip()
