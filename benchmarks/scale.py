@@ -22,8 +22,9 @@ process and its children, psutil), Redis ``INFO memory`` (``used_memory``,
 hash, :func:`crawl_keys`: live, unlike Scrapy's stats) and the request queue
 (``LLEN`` of ``:requests`` and its ``MEMORY USAGE``, Redis' sampled estimate). A
 checkpoint row is taken when the stored pages first reach 10k, 50k and 100k and
-10%, 50% and 100% of ``--pages`` (the sizes up to ``--pages``), and one at the end
-(the worker has exited): elapsed s, pages, pages/min (since the worker started),
+10%, 50% and 100% of ``--pages`` (the sizes up to ``--pages``), one for the last
+sample of the crawl phase (``crawled``, below) and one at the end (the worker has
+exited): elapsed s, pages, pages/min (since the worker started),
 worker RSS now and its peak so far, Redis ``used_memory`` and ``used_memory_rss``,
 the queue, and bytes per stored page (``used_memory`` minus that of the empty
 server before the crawl, over the pages stored; also without the queue, which
@@ -329,6 +330,13 @@ def crawl(opts: argparse.Namespace, work: Path) -> dict[str, Any]:
         wall = time.perf_counter() - started
         used, used_rss = redis_memory(client)
         pages, queued, queue_bytes = queue_state(client, keys)
+        crawling = [s for s in samples if last_page_s is None or s["t"] < last_page_s]
+        if crawling:  # the crawl phase's last sample (the 100% checkpoint may be in the finish phase, or missing)
+            last = crawling[-1]
+            checkpoints.append(row("crawled", last["t"], last["pages"], int(last["rss_mb"] * MB),
+                                   int(max(s["rss_mb"] for s in crawling) * MB), last["redis_used"],
+                                   last["redis_rss"], baseline, last["queued"], last["queue_bytes"]))
+            checkpoints.sort(key=lambda c: c["elapsed_s"])
         checkpoints.append(row("end", wall, pages, 0, peak, used, used_rss, baseline, queued, queue_bytes))
         usage_by_key = key_usage(client, CRAWL)
         tree = accuracy(client, keys, Site(Shape.for_pages(opts.pages)))
@@ -354,7 +362,7 @@ def summarize(run: dict[str, Any], pages: int) -> dict[str, Any]:
     samples = run["samples"]
     redis_slope = slope([(s["pages"], s["redis_used"]) for s in samples if s["pages"] > 0])
     stored_slope = slope([(s["pages"], s["redis_used"] - s["queue_bytes"]) for s in samples if s["pages"] > 0])
-    sized = [c for c in run["checkpoints"] if c["at"] != "end"]
+    sized = [c for c in run["checkpoints"] if c["at"] not in ("crawled", "end")]
     end = run["checkpoints"][-1]
     done = run["last_page_s"]
     crawling = [s for s in samples if done is None or s["t"] < done]
