@@ -9,9 +9,10 @@ from __future__ import annotations
 import http.server
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Shape", "build_site", "serve"]
+__all__ = ["Shape", "build_site", "serve", "serve_html"]
 
 WORDS = ("river garden market bicycle library harbour festival museum school bakery "
          "theatre orchard bridge station meadow workshop").split()
@@ -58,19 +59,19 @@ def build_site(shape: Shape = Shape()) -> dict[str, bytes]:
     return {path: html.encode() for path, html in pages.items()}
 
 
-def serve(pages: dict[str, bytes], delay: float,
-          gate: threading.Event) -> http.server.ThreadingHTTPServer:
-    """The site on 127.0.0.1 (a free port); a request waits for ``gate``, then
-    ``delay`` seconds, before it is answered."""
+def serve_html(render: Callable[[str], bytes | None], port: int = 0, bind: str = "127.0.0.1",
+               keep_alive: bool = False) -> http.server.ThreadingHTTPServer:
+    """Serve the HTML ``render(path)`` gives (None: 404) on ``bind``:``port`` (0: a
+    free port) from a background thread; returns the server (``server_port``,
+    ``shutdown()``). ``keep_alive``: HTTP/1.1 persistent connections."""
     class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
         def log_message(self, format: str, *args: object) -> None:
             pass
 
         def do_GET(self) -> None:
-            gate.wait(timeout=300)
-            time.sleep(delay)
-            path = self.path.split("?")[0]
-            body = pages.get(path + "index.html" if path.endswith("/") else path)
+            body = render(self.path)
             if body is None:
                 self.send_error(404)
                 return
@@ -80,8 +81,21 @@ def serve(pages: dict[str, bytes], delay: float,
             self.end_headers()
             self.wfile.write(body)
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd = http.server.ThreadingHTTPServer((bind, port), Handler)
     httpd.daemon_threads = True
     httpd.request_queue_size = 128
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
+
+
+def serve(pages: dict[str, bytes], delay: float,
+          gate: threading.Event) -> http.server.ThreadingHTTPServer:
+    """The site on 127.0.0.1 (a free port); a request waits for ``gate``, then
+    ``delay`` seconds, before it is answered."""
+    def render(path: str) -> bytes | None:
+        gate.wait(timeout=300)
+        time.sleep(delay)
+        path = path.split("?")[0]
+        return pages.get(path + "index.html" if path.endswith("/") else path)
+
+    return serve_html(render)

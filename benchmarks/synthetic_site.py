@@ -57,7 +57,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from math import ceil
+from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.bench_site import serve_html  # noqa: E402
 
 __all__ = ["PER_PAGE", "VOCABULARY", "Shape", "Site", "serve"]
 
@@ -520,28 +525,7 @@ class Site:
 def serve(site: Site, port: int = 0, bind: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
     """Serve ``site`` (HTTP/1.1, keep-alive) on ``bind``:``port`` (0: a free port)
     from a background thread; returns the server (``server_port``, ``shutdown()``)."""
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            body = site.render(self.path)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    httpd = http.server.ThreadingHTTPServer((bind, port), Handler)
-    httpd.daemon_threads = True
-    httpd.request_queue_size = 128
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
+    return serve_html(site.render, port, bind, keep_alive=True)
 
 
 def main() -> None:

@@ -388,17 +388,20 @@ class LeasedFifoQueue(Base):
                 self.held.pop(lease, None)
             if done < len(acks):
                 self.stats.inc_value("skeleton/leases/lost", len(acks) - done)
-        requests = []
-        for lease, data in zip(ids, results.pop(0) if ids else []):
-            try:
-                request = self._decode_request(data)
-            except Exception as exc:  # noqa: BLE001 - any bad entry, never Redis: popped above
-                self.dead_letter(lease, data, exc)
-                continue
-            request.meta[LEASE_META] = lease
-            self.held[lease] = None
-            requests.append(request)
-        return pushed, requests
+        leased = (self._leased(lease, data) for lease, data in zip(ids, results.pop(0) if ids else []))
+        return pushed, [request for request in leased if request is not None]
+
+    def _leased(self, lease: str, data: bytes | str) -> Request | None:
+        """The request of the entry ``data`` just leased as ``lease``, held; None for
+        a bad entry, which goes to the dead letters."""
+        try:
+            request = self._decode_request(data)
+        except Exception as exc:  # noqa: BLE001 - any bad entry, never Redis: popped above
+            self.dead_letter(lease, data, exc)
+            return None
+        request.meta[LEASE_META] = lease
+        self.held[lease] = None
+        return request
 
     def pop(self, timeout: int = 0) -> Request | None:
         while True:
@@ -406,14 +409,9 @@ class LeasedFifoQueue(Base):
             data = self._pop(keys=self._lease_keys, args=[lease, self.lease_ms])
             if data is None:
                 return None
-            try:
-                request = self._decode_request(data)
-            except Exception as exc:  # noqa: BLE001 - any bad entry, never Redis: popped above
-                self.dead_letter(lease, data, exc)
-                continue
-            request.meta[LEASE_META] = lease
-            self.held[lease] = None
-            return request
+            request = self._leased(lease, data)
+            if request is not None:
+                return request
 
     def _encode_request(self, request: Request) -> str:
         """``Request.to_dict(spider=...)`` as JSON, naming the callback and errback
