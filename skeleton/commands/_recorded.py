@@ -9,7 +9,6 @@ defines none.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any

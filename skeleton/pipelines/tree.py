@@ -31,7 +31,6 @@ pages' leases not acknowledged, so a later worker crawls them again.
 """
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
