@@ -23,6 +23,7 @@ from skeleton.commands.tree import load_crawl_tree
 from skeleton.items import PageItem
 from skeleton.middlewares.variants import UrlVariantsMiddleware
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.scheduler import flush_requested
 
 B = "http://127.0.0.1:9/"
 SITE = ROOT / "tests" / "sites" / "news_portal"
@@ -68,6 +69,7 @@ def test_tracking_parameters_are_stripped_before_the_request_and_recorded_as_ali
     middleware, keys = _middleware(redis_client, "variants-tracking")
     out = _run(_output(middleware, [Request(B + "a/?utm_source=x&id=3"), Request(B + "b/")]))
     assert [r.url for r in out] == [B + "a/?id=3", B + "b/"]
+    middleware.crawler.signals.send_catch_log(flush_requested)  # the scheduler, before acks
     assert redis_client.hget(keys.aliases, B + "a/?utm_source=x&id=3") == (B + "a/?id=3").encode()
     assert _stat(middleware, "tracking_stripped") == 1
     off, _ = _middleware(redis_client, "variants-tracking-off", strip=False)
@@ -81,6 +83,7 @@ def test_a_parameter_is_learned_irrelevant_after_two_same_pages_and_then_strippe
         # the variant's navigation differs, its main text does not
         middleware.process_spider_input(_page(B + f"p{n}/?hl=x", f"The text of post {n}, long enough to count.",
                                               extra="<a href='?hl=x'>Highlight</a>"))
+    middleware.flush()
     assert redis_client.hget(keys.votes, "q:hl:same") == b"2"
     assert redis_client.hget(keys.aliases, B + "p1/?hl=x") == (B + "p1/").encode()
     out = _run(_output(middleware, [Request(B + "p3/?hl=y")]))
@@ -94,6 +97,7 @@ def test_a_parameter_that_changes_one_page_is_kept(redis_client) -> None:
     middleware.process_spider_input(_page(B + "e.html", "Event one: a concert in the park at noon."))
     middleware.process_spider_input(_page(B + "f.html", "All events of the week, in one long listing."))
     middleware.process_spider_input(_page(B + "f.html?id=9", "All events of the week, in one long listing."))
+    middleware.flush()
     # e.html?id=1 waited for e.html: same; e.html?id=2 differs: one diff vote keeps id for good
     assert redis_client.hget(keys.votes, "q:id:diff") == b"1"
     out = _run(_output(middleware, [Request(B + "e.html?id=5")]))
@@ -104,12 +108,27 @@ def test_a_variant_fetched_before_its_simpler_url_waits_for_it(redis_client) -> 
     middleware, keys = _middleware(redis_client, "variants-wait")
     text = "A post about the harbour festival, with enough words."
     middleware.process_spider_input(_page(B + "post/amp/", text))
+    middleware.flush()
     assert redis_client.hexists(keys.variants, B + "post/")
     middleware.process_spider_input(_page(B + "post/", text))
+    middleware.flush()
     assert redis_client.hget(keys.aliases, B + "post/amp/") == (B + "post/").encode()
     assert redis_client.hget(keys.votes, "s:amp:same") == b"1"
     assert not redis_client.hexists(keys.variants, B + "post/")
     assert _stat(middleware, "duplicates") == 1
+
+
+def test_pages_of_one_batch_are_compared_with_each_other_when_the_scheduler_flushes(redis_client) -> None:
+    middleware, keys = _middleware(redis_client, "variants-batch")
+    text = "A post about the harbour festival, with enough words."
+    middleware.process_spider_input(_page(B + "post/amp/", text))
+    middleware.process_spider_input(_page(B + "post/", text))
+    assert not redis_client.exists(keys.fingerprints)  # not written before the batch ends
+    middleware.crawler.signals.send_catch_log(flush_requested)
+    assert redis_client.hget(keys.aliases, B + "post/amp/") == (B + "post/").encode()
+    assert redis_client.hget(keys.votes, "s:amp:same") == b"1"
+    assert not redis_client.exists(keys.variants)  # nothing had to wait
+    assert redis_client.hlen(keys.fingerprints) == 2
 
 
 def test_a_path_that_answered_with_a_form_is_not_requested_again(redis_client) -> None:

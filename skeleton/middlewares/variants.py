@@ -3,7 +3,9 @@
 A spider middleware between the spider and the scheduler:
 
 * on the way in, it fingerprints each HTML page's main content
-  (:func:`skeleton.urlrules.duplicates.content_fingerprint`) and compares it with the
+  (:func:`skeleton.urlrules.duplicates.content_fingerprint`) and, in batches (two
+  round trips per batch, when the scheduler is about to acknowledge leases, see
+  :data:`skeleton.store.scheduler.flush_requested`), compares it with the
   page's simpler variants already fetched (and the variants waiting for this page):
   every comparison is a vote on the parameter or trailing segment that differs, and
   a variant with the same content is recorded as an alias of the simpler URL, so
@@ -12,7 +14,8 @@ A spider middleware between the spider and the scheduler:
   (:func:`skeleton.urlrules.tracking.strip_tracking`) and the parameters and trailing
   segments the site's votes show irrelevant
   (:func:`skeleton.urlrules.duplicates.learned_rules`); a changed URL is recorded as
-  an alias of the cleaned one, and the request goes out under the cleaned URL, which
+  an alias of the cleaned one (written with the next batch), and the request goes
+  out under the cleaned URL, which
   the dupefilter then drops when it was fetched already. A request to a path that
   answered with a form only before (an item with reason ``form``) is dropped.
 
@@ -34,11 +37,12 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Self
 
 import redis
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
@@ -46,6 +50,7 @@ from skeleton.store import outage
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
 from skeleton.urlrules.actions import action_path
@@ -56,13 +61,15 @@ from skeleton.urlrules.tracking import strip_tracking
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["MAX_WAITING", "STATS_PREFIX", "WAIT_SCRIPT", "UrlVariantsMiddleware"]
+__all__ = ["MAX_WAITING", "MAX_PAGES_WAITING", "STATS_PREFIX", "WAIT_SCRIPT", "UrlVariantsMiddleware"]
 
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "skeleton/variants"
 #: variants kept waiting for one simpler URL to be fetched
 MAX_WAITING = 8
+#: pages fingerprinted and not compared yet, at most (one batch: see ``flush``)
+MAX_PAGES_WAITING = 64
 #: KEYS: variants. ARGV: simpler URL, JSON entry, MAX_WAITING. Appends atomically.
 WAIT_SCRIPT = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
@@ -95,7 +102,10 @@ class UrlVariantsMiddleware:
         self.rules = LearnedRules()
         self.forms: set[str] = set()
         self.read_at = float("-inf")
-        self.wait = server.register_script(WAIT_SCRIPT)
+        self.waiting: list[tuple[str, str]] = []  # (URL, fingerprint) of the pages to compare
+        self.aliases: dict[str, str] = {}  # request URL -> the cleaned URL it went out as
+        crawler.signals.connect(self.flush, signal=flush_requested)
+        crawler.signals.connect(self.flush, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -131,43 +141,74 @@ class UrlVariantsMiddleware:
             url = canonical(response.url)
             fingerprint = content_fingerprint(shared_page(response, self.crawler.stats).root) \
                 if url else None
-            if url and fingerprint is not None:
-                self._compare(url, fingerprint)
-        except redis.RedisError as exc:
-            self._error(f"compare {response.url}", exc)
         except Exception as exc:  # optional analysis never costs a page
             self._failed(response.url, exc)
+            return
+        if url and fingerprint is not None:
+            self.waiting.append((url, fingerprint))
+            if len(self.waiting) >= MAX_PAGES_WAITING:
+                self.flush()
 
-    def _compare(self, url: str, fingerprint: str) -> None:
-        candidates = [c.url for c in variant_candidates(url)]
-        pipe = self.server.pipeline(transaction=False)
-        pipe.hset(self.keys.fingerprints, url, fingerprint)
-        pipe.hmget(self.keys.fingerprints, candidates or [url])
-        pipe.hget(self.keys.variants, url)
-        _, known, waiting = pipe.execute()
+    def flush(self) -> None:
+        """Compare the pages waiting with their variants, in two round trips: their
+        fingerprints are stored and their variants' read (one pipeline), then the
+        votes, aliases and waiting entries written (another). Run on the
+        scheduler's ``flush_requested``, before it acknowledges the pages' leases,
+        every ``MAX_PAGES_WAITING`` pages and at close. The pages of one batch see
+        each other's fingerprints, as if fetched one after the other."""
+        waiting, self.waiting = self.waiting, []
+        aliases, self.aliases = self.aliases, {}
+        if not (waiting or aliases) or outage.is_down(self.crawler):
+            return
         try:
-            entries = json.loads(waiting) if waiting else []
-        except ValueError:
-            entries = []
-        found = compare_variants(url, fingerprint,
-                                 {c: _text(fp) for c, fp in zip(candidates, known) if fp is not None},
-                                 entries if isinstance(entries, list) else [])
+            self._compare(waiting, aliases)
+        except redis.RedisError as exc:
+            self._error(f"compare {len(waiting)} pages with their variants", exc)
+        except Exception as exc:  # optional analysis never costs a page
+            self._failed(waiting[0][0] if waiting else next(iter(aliases)), exc)
+
+    def _compare(self, pages: list[tuple[str, str]], stripped: dict[str, str]) -> None:
+        """Compare ``pages`` ((URL, fingerprint)) with their variants and record the
+        aliases of the requests ``stripped`` (URL -> cleaned URL) with the findings."""
+        candidates = [[c.url for c in variant_candidates(url)] for url, _ in pages]
+        replies: list[Any] = []
+        if pages:
+            pipe = self.server.pipeline(transaction=False)
+            pipe.hset(self.keys.fingerprints, mapping=dict(pages))
+            for (url, _), urls in zip(pages, candidates):
+                pipe.hmget(self.keys.fingerprints, urls or [url])
+                pipe.hget(self.keys.variants, url)
+            replies = pipe.execute()[1:]
         pipe = self.server.pipeline(transaction=False)
-        for name, count in found.votes.items():
+        votes: Counter[str] = Counter()
+        duplicates: dict[str, str] = {}
+        for n, ((url, fingerprint), urls) in enumerate(zip(pages, candidates)):
+            known, waiting = replies[2 * n], replies[2 * n + 1]
+            try:
+                entries = json.loads(waiting) if waiting else []
+            except ValueError:
+                entries = []
+            found = compare_variants(url, fingerprint,
+                                     {c: _text(fp) for c, fp in zip(urls, known) if fp is not None},
+                                     entries if isinstance(entries, list) else [])
+            votes.update(found.votes)
+            duplicates.update(found.aliases)
+            if waiting is not None:
+                pipe.hdel(self.keys.variants, url)
+            for candidate in found.pending:
+                entry = json.dumps([url, candidate.kind, list(candidate.names), fingerprint])
+                pipe.eval(WAIT_SCRIPT, 1, self.keys.variants, candidate.url, entry, MAX_WAITING)
+        for name, count in votes.items():
             pipe.hincrby(self.keys.votes, name, count)
-        if found.aliases:
-            pipe.hset(self.keys.aliases, mapping=found.aliases)
-        if waiting is not None:
-            pipe.hdel(self.keys.variants, url)
-        pipe.execute()
-        for candidate in found.pending:
-            entry = json.dumps([url, candidate.kind, list(candidate.names), fingerprint])
-            self.wait(keys=[self.keys.variants], args=[candidate.url, entry, MAX_WAITING])
-        if found.votes:
-            self._inc("votes", sum(found.votes.values()))
-            self.read_at = float("-inf")  # reread the rules before the page's links go out
-        if found.aliases:
-            self._inc("duplicates", len(found.aliases))
+        if stripped or duplicates:
+            pipe.hset(self.keys.aliases, mapping={**stripped, **duplicates})
+        if len(pipe):
+            pipe.execute()
+        if votes:
+            self._inc("votes", sum(votes.values()))
+            self.read_at = float("-inf")  # reread the rules before the next links go out
+        if duplicates:
+            self._inc("duplicates", len(duplicates))
 
     def _read_rules(self) -> None:
         now = time.monotonic()
@@ -215,11 +256,7 @@ class UrlVariantsMiddleware:
         if cleaned == url:
             return request
         self._inc("tracking_stripped" if stripped != url else "learned_stripped")
-        try:
-            if not outage.is_down(self.crawler):
-                self.server.hset(self.keys.aliases, url, cleaned)
-        except redis.RedisError as exc:
-            self._error(f"record the alias {url}", exc)
+        self.aliases[url] = cleaned  # written with the next batch (``flush``)
         return request.replace(url=cleaned)
 
     async def process_spider_output(self, response: Response,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import unquote
 
 from lxml import etree
@@ -114,13 +115,16 @@ _URL_RES = {kind: re.compile(rf"^(?:[a-z0-9]+[-_])?(?:{pattern})$|^(?:{pattern})
             for kind, pattern in ACTION_URL_PATTERNS.items()}
 _EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$")
 _SPACES = re.compile(r"\s+")
+#: URLs (and link texts) whose action kind is remembered: a site's menus repeat them
+#: on every page
+CACHED_URLS = 16384
 _STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
 _REL_A = etree.XPath('//a[@href][@rel]')
 _TAG_CLOUD = "contains(concat(' ', normalize-space(@class), ' '), ' tag-cloud-link ')"
 #: parts of a class name (split at ``-`` and ``_``) that mark a post's byline
 BYLINE_CLASS_PARTS = frozenset({"author", "authors", "byline"})
 _TAG_CLOUD_A = etree.XPath(f"//a[@href][{_TAG_CLOUD}]")
-_BYLINE_CANDIDATES = etree.XPath("//*[contains(@class, 'author') or contains(@class, 'byline')]")
+_BYLINE_CANDIDATES = etree.XPath("//@class[contains(., 'author') or contains(., 'byline')]/..")
 _CLASS_PARTS = re.compile(r"[-_\s]+")
 _ALL_A = etree.XPath("//a[@href]")
 #: elements whose first child element is a link (a label may stand before it)
@@ -128,8 +132,8 @@ _LINK_FIRST = etree.XPath("//a[@href][not(preceding-sibling::*)]/..")
 _HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: elements named for assistive technology (WAI-ARIA ``aria-label``/``aria-labelledby``)
-_NAMED = etree.XPath("//*[@aria-label or @aria-labelledby][not(self::a)]")
-_WITH_ID = etree.XPath("//*[@id]")
+_NAMED = etree.XPath("(//@aria-label | //@aria-labelledby)/parent::*[not(self::a)]")
+_WITH_ID = etree.XPath("//@id/..")
 _PLAIN_A = etree.XPath('//a[@href][not(@rel)]/@href', smart_strings=False)
 _PASSWORD = etree.XPath('.//input[translate(@type, "PASWORD", "pasword") = "password"]')
 _FORMS = etree.XPath(".//form")
@@ -154,6 +158,7 @@ def _url_tokens(url: str) -> list[str]:
     return tokens
 
 
+@lru_cache(maxsize=CACHED_URLS)
 def url_action(url: str) -> str | None:
     """The action kind the URL says, or None: a path segment (without extension) or a
     query parameter name that is an action word, alone or with one word before or
@@ -166,6 +171,7 @@ def url_action(url: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=CACHED_URLS)
 def text_action(text: str) -> str | None:
     """The action kind a link's text says, or None."""
     norm = _normal(text)

@@ -22,7 +22,7 @@ __all__ = ["ANY_LANGUAGE", "primary_language", "page_language", "hreflang_links"
 #: the crawl option value that keeps every language
 ANY_LANGUAGE = "any"
 
-_HTML_LANG = etree.XPath("(/html/@lang | /html/@xml:lang | //*[local-name()='html']/@lang)[1]",
+_HTML_LANG = etree.XPath("(/html/@lang | /html/@xml:lang | //@lang[local-name(..) = 'html'])[1]",
                          namespaces={"xml": "http://www.w3.org/XML/1998/namespace"}, smart_strings=False)
 _META_LANG = etree.XPath("//meta[translate(@http-equiv, 'CONTENTLAGU', 'contentlagu')"
                          " = 'content-language']/@content", smart_strings=False)
