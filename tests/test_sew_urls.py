@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from skeleton.sew.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
-                               contained, directory, in_scope, normalize_page, num_dirs, resolve, trap_reason,
+                               contained, directory, in_scope, normalize_page, same_host, num_dirs, resolve, trap_reason,
                                section_dirs, shared_dirs, url_type)
 
 PAGE = "http://example.org/news/world/index.html"
@@ -123,6 +123,14 @@ def test_in_scope(url: str, expected: bool) -> None:
 def test_in_scope_of_a_site_root() -> None:
     assert in_scope("http://example.org/anything/at/all.html", "http://example.org/")
     assert not in_scope("https://sub.example.org/x", "http://example.org/")
+
+
+def test_same_host_is_host_and_port_not_subdomains() -> None:
+    base = "http://example.org/docs/index.html"
+    assert same_host("https://EXAMPLE.org/other/x.html", base)  # any path and scheme
+    assert not same_host("http://sub.example.org/docs/x.html", base)
+    assert not same_host("http://example.org:8080/docs/x.html", base)
+    assert not same_host("", base) and not same_host("http://[::1/x", base)
 
 
 def test_trap_reason_long_urls() -> None:

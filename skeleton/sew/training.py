@@ -33,6 +33,7 @@ from .links import LinkNode, extract_links
 from .model import ACCEPT_RULES, SEWModel
 from .detect import KNOWN_ANCESTORS, Detection
 from .edges import followed_links
+from .urls import same_host
 from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
@@ -173,9 +174,8 @@ class _Scored:
 def page_edges(sample: PageSample, link_sets: Sequence[Sequence[LinkNode]]) -> list[tuple[str, str, int]]:
     """(parent, child, depth) edges a page's accepted link sets give, nesting included."""
     detection = Detection(nav_sets=[list(s) for s in link_sets])
-    host = urlsplit(sample.url).netloc
     followed, _ = followed_links(detection.nav_links(sample.url), sample.url,
-                                 lambda u: None if urlsplit(u).netloc == host else "offsite")
+                                 lambda u: None if same_host(u, sample.url) else "offsite")
     return [(page_id(parent), page_id(child), sample.depth + level)
             for child, _, parent, level in followed]
 

@@ -33,7 +33,7 @@ from w3lib.url import canonicalize_url, url_query_cleaner
 __all__ = [
     "DIRECTORY_INDEXES", "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
     "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "section_dirs", "contained",
-    "in_scope", "trap_reason", "normalize_page", "MAX_PORT", "FORBIDDEN_HOST_CHARS", "split_url", "unparsable",
+    "same_host", "in_scope", "trap_reason", "normalize_page", "MAX_PORT", "FORBIDDEN_HOST_CHARS", "split_url", "unparsable",
 ]
 
 #: Index page names a web server serves for their directory's URL (``dir/``).
@@ -361,15 +361,21 @@ def _path(url: str) -> str:
     return _split(url)[1]
 
 
+def same_host(url: str, base_url: str) -> bool:
+    """Same host and port as the base URL (case-insensitive); False when either is
+    unparsable. The crawl's own off-site check (Scrapy's ``url_is_from_any_domain``
+    would also admit subdomains)."""
+    a, b = split_url(url) if url else None, split_url(base_url)
+    return a is not None and b is not None and a.netloc.lower() == b.netloc.lower()
+
+
 def in_scope(url: str, base_url: str) -> bool:
-    """Same host as the base URL and under the base URL's directory; False when
-    either is unparsable."""
-    if not url:
+    """Same host as the base URL (:func:`same_host`) and under the base URL's
+    directory; False when either is unparsable."""
+    if not same_host(url, base_url):
         return False
-    a, b = split_url(url), split_url(base_url)
-    if a is None or b is None:
-        return False
-    return a.netloc.lower() == b.netloc.lower() and a.path.startswith(directory(base_url))
+    a = split_url(url)
+    return a is not None and a.path.startswith(directory(base_url))
 
 
 def trap_reason(url: str) -> str | None:

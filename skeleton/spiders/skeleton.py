@@ -79,7 +79,7 @@ from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links, unparsable_hrefs
 from skeleton.sew.model import ModelError, load_model
-from skeleton.sew.urls import canonical, in_scope, split_url, trap_reason
+from skeleton.sew.urls import canonical, in_scope, same_host, split_url, trap_reason
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu
 from skeleton.urlrules.actions import action_reason
@@ -495,8 +495,7 @@ class SkeletonSpider(scrapy.Spider):
             return UNPARSABLE_REASON
         if not url or parts.scheme not in ("http", "https"):
             return "filtered/not_http"
-        base = split_url(self.base)
-        if base is None or parts.netloc.lower() != base.netloc.lower():
+        if not same_host(url, self.base):
             return "filtered/offsite"
         if not in_scope(url, self.base):
             return "filtered/out_of_scope"

