@@ -200,6 +200,15 @@ def test_requests_below_the_root_carry_the_context_they_were_given() -> None:
     assert items[0]["offers"][requests[0].url]["size"] == 6
 
 
+def test_the_context_cache_is_bounded_and_forgotten_contexts_are_read_again(monkeypatch) -> None:
+    monkeypatch.setattr("skeleton.spiders.skeleton.MAX_CACHED_CONTEXTS", 3)
+    spider = make_spider(mode="sew")
+    ids = [spider.store_context([[f"http://127.0.0.1:9/site/c{i}.html"]], []) for i in range(5)]
+    assert len(spider._contexts) == 3 and "" in spider._contexts  # the empty one stays
+    assert ids[0] not in spider._contexts
+    assert spider.context(ids[0])[0] == [{"http://127.0.0.1:9/site/c0.html"}]  # from Redis
+
+
 def test_the_root_passes_its_navigation_sets_to_its_children() -> None:
     spider = make_spider(mode="sew")
     menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))

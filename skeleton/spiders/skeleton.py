@@ -101,6 +101,8 @@ META_CONTEXT = "skeleton_context"
 META_LANG = "skeleton_lang"
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
 UNPARSABLE_REASON = "links/unparsable"
+#: detection contexts a worker keeps in memory (the others are read again from Redis)
+MAX_CACHED_CONTEXTS = 256
 
 
 #: error kinds of :func:`failure_status`, most specific first (Scrapy's download
@@ -461,8 +463,16 @@ class SkeletonSpider(scrapy.Spider):
             if found is None:
                 self.crawler.stats.inc_value("skeleton/context/missing")
                 found = ([], [])
-            self._contexts[context_id] = found
+            self._remember(context_id, found)
         return found
+
+    def _remember(self, context_id: str, context: Context) -> None:
+        """Cache a context, forgetting the oldest past ``MAX_CACHED_CONTEXTS`` (the
+        empty context stays): worker memory does not grow with the site."""
+        self._contexts[context_id] = context
+        if len(self._contexts) > MAX_CACHED_CONTEXTS:
+            oldest = next(key for key in self._contexts if key)
+            del self._contexts[oldest]
 
     def closed(self, reason: str) -> None:
         """Scrapy calls this when the spider closes: the context client is closed."""
@@ -476,7 +486,7 @@ class SkeletonSpider(scrapy.Spider):
         context_id, blob = encode_context(known, template)
         if context_id not in self._contexts:
             self._redis().hsetnx(self.keys.contexts, context_id, blob)
-            self._contexts[context_id] = ([set(u) for u in known], [set(u) for u in template])
+            self._remember(context_id, ([set(u) for u in known], [set(u) for u in template]))
         return context_id
 
     def _unparsable_links(self, root: Any, page: str) -> list[str]:
