@@ -60,10 +60,16 @@ def stat(spider, key: str):
     ({"base": BASE, "crawl": "a b"}, "invalid crawl id"),
     ({"base": BASE, "crawl": "x%(spider)s"}, "invalid crawl id"),
     ({"base": BASE, "model": "/nonexistent/model.json"}, "cannot load SEW model"),
+    ({"base": BASE, "depht": "1"}, "unknown argument 'depht' for the skeleton spider: did you mean 'depth'?"),
+    ({"base": BASE, "zzz": "1"}, "unknown argument 'zzz' for the skeleton spider: its arguments are"),
 ])
 def test_argument_errors(args, message) -> None:
     with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
         SkeletonSpider(**args)
+
+
+def test_scrapyd_job_argument_is_accepted() -> None:
+    assert SkeletonSpider(base=BASE, _job="abc123").base == BASE
 
 
 def test_arguments_and_defaults() -> None:

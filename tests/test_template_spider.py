@@ -46,7 +46,8 @@ def test_template_spider_n_and_missing_key_page(serve, tmp_path: Path) -> None:
     ({"key": "ftp://x/"}, "key must be an absolute http(s) URL"),
     ({"key": "http://x/", "n": "0"}, "n must be at least 1"),
     ({"key": "http://x/", "n": "two"}, "n must be an integer"),
-    ({"key": "http://x/", "max_pages": "0"}, "max_pages must be at least 1")])
+    ({"key": "http://x/", "max_pages": "0"}, "max_pages must be at least 1"),
+    ({"key": "http://x/", "max_page": "3"}, "unknown argument 'max_page' for the template spider: did you mean 'max_pages'?")])
 def test_template_spider_bad_arguments(args: dict, message: str) -> None:
     with pytest.raises(UsageError, match=re.escape(message)):
         TemplateSpider(**args)

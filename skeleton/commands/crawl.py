@@ -83,6 +83,13 @@ class Command(crawl.Command):
 
         probe_redis(self.settings, check if crawl_id else None)
 
+    def _uses_redis(self, spidercls: Any) -> bool:
+        """Does the spider crawl through the project's Redis scheduler (the
+        ``template`` spider's own settings name Scrapy's in-memory one)?"""
+        assert self.settings is not None
+        custom = getattr(spidercls, "custom_settings", None) or {}
+        return str(custom.get("SCHEDULER", self.settings.get("SCHEDULER"))).startswith("skeleton.store")
+
     def _check_feeds(self) -> None:
         """Every local feed file can be written (Scrapy creates missing directories)."""
         assert self.settings is not None
@@ -108,8 +115,9 @@ class Command(crawl.Command):
             check = getattr(spidercls, "check_arguments", None)
             if callable(check):
                 checked = check(**opts.spargs)
-                self._check_redis(checked if isinstance(checked, dict) else {},
-                                  default_id=not opts.spargs.get("crawl"))
+                if self._uses_redis(spidercls):
+                    self._check_redis(checked if isinstance(checked, dict) else {},
+                                      default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
         if outage.any_down() or BASE_MISMATCH in self.reasons:
             self.exitcode = 1

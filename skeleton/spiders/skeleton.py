@@ -42,7 +42,8 @@ too: robots.txt, offsite).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
+from difflib import get_close_matches
 from typing import Any, Self
 
 import redis
@@ -101,6 +102,9 @@ META_CONTEXT = "skeleton_context"
 META_LANG = "skeleton_lang"
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
 UNPARSABLE_REASON = "links/unparsable"
+#: the skeleton spider's ``-a`` arguments
+SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "detector", "block_model",
+                    "template_menu", "lang", "analyses")
 #: detection contexts a worker keeps in memory (the others are read again from Redis)
 MAX_CACHED_CONTEXTS = 256
 
@@ -134,6 +138,20 @@ def failure_status(failure: Failure) -> str | None:
         if failure.check(*kinds):
             return name
     return "error"
+
+
+def refuse_unknown_arguments(spider: str, given: dict[str, Any], known: Iterable[str]) -> None:
+    """Raise ``UsageError`` naming the closest known argument for any ``-a`` argument
+    that is not one of ``known`` (a typo such as ``depht=1`` would otherwise be
+    ignored). Arguments starting with ``_`` pass: Scrapyd adds ``_job``."""
+    names = sorted(known)
+    for name in given:
+        if name.startswith("_") or name in names:
+            continue
+        close = get_close_matches(name, names, n=1, cutoff=0.5)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise UsageError(f"unknown argument {name!r} for the {spider} spider: {hint}"
+                         f"its arguments are {', '.join(names)}")
 
 
 def _base_url(base: str | None) -> str:
@@ -210,6 +228,7 @@ class SkeletonSpider(scrapy.Spider):
                         lang: str | None = None, analyses: str | None = None,
                         **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
+        refuse_unknown_arguments("skeleton", kwargs, SPIDER_ARGUMENTS)
         url = _base_url(base)
         try:
             chosen = parse_analyses(analyses)

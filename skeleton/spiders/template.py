@@ -27,7 +27,7 @@ from scrapy.exceptions import UsageError
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from skeleton.spiders.skeleton import _base_url, _positive_int
+from skeleton.spiders.skeleton import _base_url, _positive_int, refuse_unknown_arguments
 from skeleton.spiders.template_menu import response_links
 from skeleton.template.menu import menu_urls
 from skeleton.template.subdigraph import DEFAULT_SIZE, CSSearch
@@ -49,16 +49,27 @@ class TemplateSpider(scrapy.Spider):
 
     def __init__(self, key: str | None = None, n: str | int | None = None,
                  max_pages: str | int | None = None, **kwargs: Any) -> None:
+        args = self.check_arguments(key=key, n=n, max_pages=max_pages, **kwargs)
         super().__init__(**kwargs)
+        self.key: str = args["key"]
+        self.n: int = args["n"]
+        self.max_pages: int | None = args["max_pages"]
+        self.search: CSSearch | None = None
+
+    @staticmethod
+    def check_arguments(key: str | None = None, n: str | int | None = None,
+                        max_pages: str | int | None = None, **kwargs: Any) -> dict[str, Any]:
+        """Validated spider arguments; raises ``UsageError`` with a one-line message
+        (``scrapy crawl`` checks them before the crawl starts)."""
+        refuse_unknown_arguments("template", kwargs, ("key", "n", "max_pages"))
         if not key:
             raise UsageError("the template spider needs a key page: -a key=http://host/page.html")
         try:
-            self.key = _base_url(key)
+            url = _base_url(key)
         except UsageError as exc:
             raise UsageError(str(exc).replace("base", "key", 1)) from None
-        self.n = _positive_int("n", n, 1) or DEFAULT_SIZE
-        self.max_pages = _positive_int("max_pages", max_pages, 1)
-        self.search: CSSearch | None = None
+        return {"key": url, "n": _positive_int("n", n, 1) or DEFAULT_SIZE,
+                "max_pages": _positive_int("max_pages", max_pages, 1)}
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         yield scrapy.Request(self.key, callback=self.parse_key, errback=self.key_failed,
