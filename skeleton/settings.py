@@ -51,8 +51,15 @@ SKELETON_REDIS_BACKOFF = 0.25
 SKELETON_REDIS_BACKOFF_MAX = 8.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
-# The crawl's start and end in Redis (reset or resume, run budget, tree and finish).
-EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500}
+# The crawl's start and end in Redis (reset or resume, run budget, tree and finish);
+# a progress line every SKELETON_PROGRESS_INTERVAL seconds (0: none) and a summary at
+# the end, instead of Scrapy's once-a-minute LogStats line.
+EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500,
+              "skeleton.extensions.progress.CrawlProgress": 510,
+              "scrapy.extensions.logstats.LogStats": None}
+SKELETON_PROGRESS_INTERVAL = 10.0
+# INFO: progress, warnings and the summary; items are logged at DEBUG only.
+LOG_LEVEL = "INFO"
 
 # Term entropy (WISDOM Section 3.1): counted per page in Redis before the spider
 # sees it (after HttpErrorMiddleware, 50). See skeleton/middlewares/entropy.py.

@@ -115,3 +115,28 @@ def test_command_errors(tmp_path: Path) -> None:
     done = run_scrapy(["tree"], tmp_path)
     assert done.returncode == 2 and "error: no crawl recorded yet" in done.stderr
     assert done.stdout == ""
+
+
+def test_a_default_crawl_is_quiet_shows_progress_and_ends_with_its_summary(serve, tmp_path: Path) -> None:
+    base = serve(SITE)
+    # the project's own logging (no LOG_LEVEL given); a short progress interval and a
+    # small delay, so that the crawl lasts several intervals
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-s", "AUTOTHROTTLE_ENABLED=False",
+                       "-s", "DOWNLOAD_DELAY=0.1", "-s", "SKELETON_PROGRESS_INTERVAL=0.2"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stderr.splitlines()
+    assert " DEBUG: " not in done.stderr and "Scraped from" not in done.stderr  # no item dumped
+    assert "pkg_resources" not in done.stderr
+    progress = [line for line in lines if "[skeleton.progress] INFO: crawl " in line and "pages/min" in line]
+    assert len(progress) >= 2 and all(" queued, " in line for line in progress)
+    assert "[skeleton.progress] INFO: crawl " in lines[-1] and " finished: " in lines[-1]
+    assert "tree of " in lines[-1] and "see it with `scrapy tree --crawl " in lines[-1]
+
+
+@pytest.mark.parametrize("page,why", [("missing.html", "(404)"), (None, "(connection_refused)")])
+def test_a_base_that_cannot_be_fetched_exits_1_with_one_error_line(serve, tmp_path: Path, page, why) -> None:
+    base = f"{serve(SITE)}{page}" if page else "http://127.0.0.1:1/"
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", *FAST], tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert "ERROR: could not fetch the base page" in last and why in last and base in last

@@ -33,7 +33,9 @@ from skeleton.store import outage
 from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.extensions.lifecycle import BASE_MISMATCH, refuse_other_base, unfinished_crawls_of
+from skeleton.extensions.lifecycle import (BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base,
+                                           unfinished_crawls_of)
+from skeleton.spiders.skeleton import BASE_FAILED_STAT
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import check_settings, refuse_flush
 
@@ -42,14 +44,45 @@ __all__ = ["Command"]
 logger = logging.getLogger(__name__)
 
 
+class OneLine(logging.Filter):
+    """Keeps a record's message and drops its traceback: Scrapy's robots.txt
+    middleware logs one when a site cannot be reached at all, which the crawl
+    reports in one line of its own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+#: loggers whose errors are expected site failures, logged without a traceback
+ONE_LINE_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt",)
+
+
 class Command(crawl.Command):
     #: why the crawl of this command closed (``spider_closed`` reasons)
     reasons: list[str]
+    #: the crawlers this command ran (their stats decide the exit code)
+    crawlers: list[Any]
 
     def _create_crawler(self, spidercls: Any) -> Any:
         crawler = super()._create_crawler(spidercls)
         crawler.signals.connect(self._closed, signal=signals.spider_closed)
+        self.crawlers.append(crawler)
         return crawler
+
+    def _nothing_crawled(self) -> str | None:
+        """Why this run crawled nothing useful, as one error line: the base page
+        could not be fetched, or the crawl finished without any page recorded."""
+        for crawler in self.crawlers:
+            stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+            base = getattr(crawler.spider, "base", "the base URL")
+            failed = stats.get(BASE_FAILED_STAT)
+            if failed:
+                return f"could not fetch the base page {base} ({failed}): nothing was crawled"
+            if stats.get("finish_reason") == "finished" and not stats.get("skeleton/pages") \
+                    and not stats.get(CRAWL_PAGES_STAT):
+                return f"the crawl of {base} finished without recording any page"
+        return None
 
     def _closed(self, spider: Any, reason: str) -> None:
         self.reasons.append(reason)
@@ -106,6 +139,9 @@ class Command(crawl.Command):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         self.reasons = []
+        self.crawlers: list[Any] = []
+        for name in ONE_LINE_LOGGERS:
+            logging.getLogger(name).addFilter(OneLine())
         self._check_feeds()
         if len(args) == 1 and self.crawler_process is not None:
             try:
@@ -120,4 +156,9 @@ class Command(crawl.Command):
                                       default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
         if outage.any_down() or BASE_MISMATCH in self.reasons:
+            self.exitcode = 1
+            return
+        failure = self._nothing_crawled()
+        if failure:
+            logger.error(failure)
             self.exitcode = 1

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Self
 
@@ -52,10 +53,14 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
-__all__ = ["CrawlLifecycle", "OPEN_SCRIPT", "BASE_MISMATCH", "OPEN_FAILED", "refuse_other_base",
+__all__ = ["CrawlLifecycle", "OPEN_SCRIPT", "BASE_MISMATCH", "OPEN_FAILED", "CRAWL_PAGES_STAT", "refuse_other_base",
            "unfinished_crawls_of"]
 
 logger = logging.getLogger(__name__)
+
+#: stat: the pages the whole crawl recorded (all workers), set by the worker that
+#: finishes it; ``scrapy crawl`` exits with 1 when a finished crawl recorded none
+CRAWL_PAGES_STAT = "skeleton/crawl_pages"
 
 #: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: the crawl's
 #: base URL, then field/value pairs to set. Returns ``{1, ''}`` if the crawl was
@@ -221,6 +226,9 @@ class CrawlLifecycle:
         """Resolve the crawl's tree from every page and offer and store it in ``:tree``."""
         tree = resolve_recorded_tree(self.server, self.keys, self.root, self.edge_model)
         store_tree(self.server, self.keys, tree)
+        depths = Counter(int(edge.get("depth") or 0) for edge in tree.values())
+        depths[0] += 1  # the root
+        self.server.hset(self.keys.meta, "depths", json.dumps(dict(sorted(depths.items()))))
         logger.info("tree of crawl %s: %d pages below its root; see `scrapy tree --crawl %s`",
                     self.keys.crawl, len(tree), self.keys.crawl)
 
@@ -237,6 +245,7 @@ class CrawlLifecycle:
                 return
             self.store_resolved_tree()
             self.server.hset(self.keys.meta, mapping={"finished": _now(), "finish_reason": reason})
+            self.crawler.stats.set_value(CRAWL_PAGES_STAT, int(self.server.hlen(self.keys.pages)))
         except outage.REDIS_ERRORS as exc:
             logger.error("could not record the end of crawl %s: %s", self.keys.crawl, exc)
         finally:

@@ -102,6 +102,9 @@ META_CONTEXT = "skeleton_context"
 META_LANG = "skeleton_lang"
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
 UNPARSABLE_REASON = "links/unparsable"
+#: stat holding why the base page could not be fetched (a status, an error kind, or
+#: "filtered": robots.txt, offsite); read by ``scrapy crawl`` for its exit code
+BASE_FAILED_STAT = "skeleton/base_failed"
 #: the skeleton spider's ``-a`` arguments
 SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "detector", "block_model",
                     "template_menu", "lang", "analyses")
@@ -304,6 +307,9 @@ class SkeletonSpider(scrapy.Spider):
         stats = self.crawler.stats
         stats.inc_value("skeleton/fetch_failed")
         status = failure_status(failure)
+        if request.meta.get(META_DEPTH, 0) == 0 and request.meta.get(META_PARENT) is None:
+            # the base page itself: `scrapy crawl` ends with an error line and exit code 1
+            stats.set_value(BASE_FAILED_STAT, status or "filtered")
         if status is None:
             self.crawler.signals.send_catch_log(request_finished, request=request)
             return
