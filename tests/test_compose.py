@@ -105,6 +105,10 @@ def test_the_image_installs_the_requirements_and_runs_scrapyd() -> None:
     assert re.search(r"^USER \w+", dockerfile, re.M)
     requirements = (ROOT / "requirements.txt").read_text("utf-8")
     assert re.search(r"^scrapyd==", requirements, re.M)
+    # runtime only: tests and training tools are in requirements-dev.txt
+    assert not re.search(r"^(pytest|scikit-learn|selenium|hypothesis)==", requirements, re.M | re.I)
+    assert "-r requirements.txt" in (ROOT / "requirements-dev.txt").read_text("utf-8")
+    assert "requirements-dev" not in dockerfile
     ignored = (ROOT / ".dockerignore").read_text("utf-8").split()
     assert ".env" in ignored and ".git" in ignored
     for source in re.findall(r"^COPY (.+) \S+$", dockerfile, re.M):

@@ -56,6 +56,10 @@ class Command(ScrapyCommand):
             raise UsageError("--site needs -o MODEL and --blocks needs --blocks-output MODEL")
         check_output_option(opts.output)
         check_output_option(opts.blocks_output)
+        try:
+            import sklearn  # noqa: F401  (training only: not in the runtime requirements)
+        except ImportError:
+            raise UsageError("training needs scikit-learn: pip install -r requirements-dev.txt") from None
         if opts.site:
             try:
                 sites = [load_labelled_site(truth, folder) for truth, folder in opts.site]

@@ -15,13 +15,19 @@ from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.store.keys import CrawlKeys
 from skeleton.tree import build_tree, failed_status, render_csv, render_text
+from skeleton.exports.graphml import to_graphml
+from skeleton.exports.html import to_html
+from skeleton.exports.sitemap import MAX_URLS, sitemap_files, sitemap_urls
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
 from skeleton.store.tree import crawl_edges, stored_aliases
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
 
-FORMATS = ("json", "text", "csv")
+FORMATS = ("json", "text", "csv", "graphml", "sitemap", "html")
+#: the format an output file's suffix names, when --format is not given
+SUFFIX_FORMATS = {"txt": "text", "csv": "csv", "graphml": "graphml", "xml": "sitemap", "html": "html",
+                  "htm": "html"}
 
 
 def crawl_tree(server: Any, keys: CrawlKeys,
@@ -67,36 +73,59 @@ class Command(ScrapyCommand):
     default_settings = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "[--crawl ID] [-o FILE] [--format json|text|csv]"
+        return "[--crawl ID] [-o FILE] [--format json|text|csv|graphml|sitemap|html]"
 
     def short_desc(self) -> str:
         return "Print the skeleton tree of a crawl"
 
     def long_desc(self) -> str:
         return ("Print the skeleton tree of a crawl recorded in Redis (the only or most "
-                "recently started crawl unless --crawl is given), as JSON or as an outline.")
+                "recently started crawl unless --crawl is given): JSON, an indented outline, CSV "
+                "(one row per page), GraphML (networkx, Gephi), a sitemap.xml (split with an "
+                "index past 50,000 URLs) or one self-contained HTML page to browse and search.")
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
         parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
         parser.add_argument("--format", choices=FORMATS, default=None,
-                            help="output format (default: json, or text/csv for a .txt/.csv FILE)")
+                            help="output format (default: json, or the one FILE's suffix names: "
+                                 ".txt, .csv, .graphml, .xml (sitemap), .html)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
         check_output_option(opts.output)
         assert self.settings is not None
-        _, tree, pages = load_crawl_pages_tree(self.settings, opts.crawl)
+        crawl, tree, pages = load_crawl_pages_tree(self.settings, opts.crawl)
         suffix = Path(opts.output or "").suffix.lower().lstrip(".")
-        fmt = opts.format or {"txt": "text", "csv": "csv"}.get(suffix, "json")
+        fmt = opts.format or SUFFIX_FORMATS.get(suffix, "json")
+        if fmt == "sitemap":
+            self._sitemaps(opts.output, tree, pages)
+            return
         if fmt == "json":
             out = json.dumps(tree, indent=1, ensure_ascii=False) + "\n"
         elif fmt == "csv":
             out = render_csv(tree, pages)
+        elif fmt == "graphml":
+            out = to_graphml(tree, pages)
+        elif fmt == "html":
+            out = to_html(tree, crawl)
         else:
             out = render_text(tree)
         if opts.output:
             write_output(opts.output, out)
         else:
             sys.stdout.write(out)
+
+    @staticmethod
+    def _sitemaps(output: str | None, tree: dict[str, Any], pages: Mapping[str, Any]) -> None:
+        """One sitemap, or (past 50,000 URLs) the parts and their index next to ``output``."""
+        files = sitemap_files(output or "sitemap.xml", tree["url"], sitemap_urls(tree, pages))
+        if not output:
+            if len(files) > 1:
+                raise UsageError(f"the tree needs {len(files) - 1} sitemaps (over {MAX_URLS} URLs): "
+                                 "write them with -o FILE")
+            sys.stdout.write(next(iter(files.values())))
+            return
+        for name, document in files.items():
+            write_output(name, document)
