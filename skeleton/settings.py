@@ -1,7 +1,7 @@
 """Scrapy settings of the skeleton project.
 
 Project settings: ``SKELETON_DATA_DIR`` (where the embedded Redis keeps its data,
-default ``./.skeleton-data``), ``REDIS_URL`` (an external Redis server; also
+default the project's ``.scrapy/skeleton``), ``REDIS_URL`` (an external Redis server; also
 read from the environment), the term entropy ones (``SKELETON_ENTROPY_*``,
 ``SKELETON_KEEP_PAGE_TERMS``), the WISDOM ones (``SKELETON_WISDOM_*``,
 ``SKELETON_KEEP_PAGES*``) and the ``SKELETON_LEASE_*``/``SKELETON_REDIS_*``
@@ -34,7 +34,9 @@ REMOTE_CONTROL_ENABLED = False
 COOKIES_ENABLED = False
 
 # Redis: scrapy-redis' scheduler and dupefilter; keys are set per crawl by the spider.
-SKELETON_DATA_DIR = ".skeleton-data"
+# Where the embedded Redis keeps its data; None: the project's .scrapy/skeleton
+# (skeleton.store.server.default_data_dir), found from any sub-folder.
+SKELETON_DATA_DIR = None
 REDIS_URL = None
 SCHEDULER = "skeleton.store.scheduler.Scheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"

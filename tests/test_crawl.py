@@ -140,3 +140,15 @@ def test_a_base_that_cannot_be_fetched_exits_1_with_one_error_line(serve, tmp_pa
     assert done.returncode == 1 and "Traceback" not in done.stderr
     last = done.stderr.splitlines()[-1]
     assert "ERROR: could not fetch the base page" in last and why in last and base in last
+
+
+def test_commands_find_the_crawl_from_a_sub_folder_of_the_project(serve, tmp_path: Path) -> None:
+    base = serve(SITE)
+    (tmp_path / "scrapy.cfg").write_text("[settings]\ndefault = skeleton.settings\n", "utf-8")
+    (tmp_path / "docs" / "notes").mkdir(parents=True)
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", *FAST], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / ".scrapy" / "skeleton" / "skeleton.rdb").exists()
+    done = run_scrapy(["tree", "--format", "text"], tmp_path / "docs" / "notes")
+    assert done.returncode == 0 and done.stdout.startswith(f"Tinysite home <{base}>")
+    assert not (tmp_path / "docs" / "notes" / ".skeleton-data").exists()

