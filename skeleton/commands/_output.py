@@ -7,14 +7,30 @@ Not a command (see :mod:`skeleton.commands._recorded`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import IO
 
 from scrapy.exceptions import UsageError
 
 from skeleton.output import OutputError, check_output, write_atomic
 
-__all__ = ["check_output_option", "write_output"]
+__all__ = ["check_output_option", "write_output", "closed_stdout_ok"]
+
+
+@contextmanager
+def closed_stdout_ok() -> Iterator[None]:
+    """A reader that stops early (``scrapy status | head``) ends the output quietly:
+    no ``BrokenPipeError`` traceback. Standard output is pointed at ``os.devnull`` so
+    that Python's flush at exit does not fail again (the ``signal`` module's recipe)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def check_output_option(path: str | None, make_dirs: bool = False) -> None:

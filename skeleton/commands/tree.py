@@ -11,7 +11,7 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import check_output_option, write_output
+from skeleton.commands._output import check_output_option, closed_stdout_ok, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.store.keys import CrawlKeys
 from skeleton.tree import build_tree, failed_status, render_csv, render_text
@@ -93,6 +93,10 @@ class Command(ScrapyCommand):
                                  ".txt, .csv, .graphml, .xml (sitemap), .html)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        with closed_stdout_ok():
+            self._run(args, opts)
+
+    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
         check_output_option(opts.output)
         assert self.settings is not None

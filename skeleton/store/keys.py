@@ -188,6 +188,12 @@ class CrawlKeys:
     def contexts(self) -> str:
         return self._key("contexts")
 
+    @property
+    def pattern(self) -> str:
+        """A ``SCAN MATCH`` pattern of every key of the crawl (crawl ids hold no
+        glob character)."""
+        return self._key("*")
+
     def all(self) -> tuple[str, ...]:
         """The crawl's data, deleted when a finished crawl starts afresh (not
         ``:workers``: a worker starting at the same time may be registered)."""
