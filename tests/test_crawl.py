@@ -152,3 +152,12 @@ def test_commands_find_the_crawl_from_a_sub_folder_of_the_project(serve, tmp_pat
     done = run_scrapy(["tree", "--format", "text"], tmp_path / "docs" / "notes")
     assert done.returncode == 0 and done.stdout.startswith(f"Tinysite home <{base}>")
     assert not (tmp_path / "docs" / "notes" / ".skeleton-data").exists()
+
+
+def test_feed_items_hold_what_the_tree_needs_and_the_analyses_asked_for() -> None:
+    from skeleton.spiders.skeleton import FEED_FIELDS, feed_fields
+
+    assert feed_fields([]) == list(FEED_FIELDS)
+    assert "nav_blocks" not in FEED_FIELDS and "blocks" not in FEED_FIELDS and "evidence" not in FEED_FIELDS
+    assert feed_fields(["wisdom", "schema"])[-2:] == ["blocks", "sections"]
+    assert feed_fields([], block_detector=True)[-1] == "nav_blocks"

@@ -86,7 +86,7 @@ def test_pagination_and_views_are_no_nodes_in_a_crawled_blog(serve, tmp_path: Pa
     from a node that is not a pagination page."""
     base = serve(SITES / "blog")
     cwd = tmp_path / "blog"
-    crawl(base, cwd)
+    crawl(base, cwd, "-s", "FEED_EXPORT_FIELDS=url,evidence")  # evidence: not in the feed by default
     items = [json.loads(line) for line in (cwd / "pages.jsonl").read_text("utf-8").splitlines()]
     fetched = {item["url"] for item in items}
     paged = {base + "page/2/", base + "page/3/"}

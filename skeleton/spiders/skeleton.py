@@ -102,6 +102,22 @@ META_CONTEXT = "skeleton_context"
 META_LANG = "skeleton_lang"
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
 UNPARSABLE_REASON = "links/unparsable"
+#: the fields of the feed items (``-o``/``FEEDS``) by default: what the tree needs;
+#: ``FEED_EXPORT_FIELDS`` chooses others (the pipeline always gets the whole item)
+FEED_FIELDS = ("url", "found_from", "found_depth", "title", "is_navigation", "nav_links", "confidence",
+               "reason", "status")
+#: analysis -> the item field holding its data, exported when the analysis runs
+ANALYSIS_FIELDS = {"wisdom": "blocks", "blocks": "nav_blocks", "schema": "sections"}
+
+
+def feed_fields(analyses: Iterable[str], block_detector: bool = False) -> list[str]:
+    """The feed fields of a crawl running ``analyses`` (names of
+    :data:`ANALYSIS_FIELDS`); a block detector (``detector`` other than ``sew``)
+    fills ``nav_blocks`` too."""
+    names = set(analyses) | ({"blocks"} if block_detector else set())
+    return [*FEED_FIELDS, *(field for name, field in ANALYSIS_FIELDS.items() if name in names)]
+
+
 #: stat holding why the base page could not be fetched (a status, an error kind, or
 #: "filtered": robots.txt, offsite); read by ``scrapy crawl`` for its exit code
 BASE_FAILED_STAT = "skeleton/base_failed"
@@ -280,6 +296,10 @@ class SkeletonSpider(scrapy.Spider):
         if spider.mode == "sew" and spider._detector_args[0] == "sew" \
                 and analysis_enabled(crawler.settings, "blocks") and "blocks" not in spider.analyses:
             spider.detector = spider.sew_detector(with_blocks=True)  # the setting asked for them
+        if crawler.settings.get("FEED_EXPORT_FIELDS") is None:
+            crawler.settings.set("FEED_EXPORT_FIELDS", feed_fields(
+                [name for name in ANALYSIS_FIELDS if analysis_enabled(crawler.settings, name)],
+                spider._detector_args[0] != "sew"), priority="spider")
         return spider
 
     def sew_detector(self, with_blocks: bool) -> Any:
