@@ -68,6 +68,30 @@ def test_evaluate_a_tree_file(tmp_path: Path) -> None:
     assert scores["pages"]["all"]["f1"] == 1.0
 
 
+def test_evaluate_rebases_a_truth_served_elsewhere_reads_feeds_and_warns(tmp_path: Path) -> None:
+    truth = tmp_path / "truth.json"
+    root = "http://127.0.0.1:8000/index.html"
+    truth.write_text(json.dumps({"root": root, "edges": [[root, "http://127.0.0.1:8000/a.html"]]}))
+    tree = {"url": "http://127.0.0.1:9/index.html", "children": [
+        {"url": "http://127.0.0.1:9/a.html", "children": []}]}
+    (tmp_path / "tree.json").write_text(json.dumps(tree))
+    done = run_scrapy(["evaluate", "--truth", str(truth), "--tree", "tree.json", "--json"], tmp_path)
+    assert done.returncode == 0 and json.loads(done.stdout)["edges"]["all"]["f1"] == 1.0
+    assert "compared as on http://127.0.0.1:9" in done.stderr
+    feed = [{"url": "http://127.0.0.1:9/index.html", "found_from": None},
+            {"url": "http://127.0.0.1:9/a.html", "found_from": "http://127.0.0.1:9/index.html"}]
+    (tmp_path / "pages.jsonl").write_text("\n".join(json.dumps(item) for item in feed) + "\n")
+    done = run_scrapy(["evaluate", "--truth", str(truth), "--tree", "pages.jsonl", "--json"], tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert json.loads(done.stdout)["edges"]["all"]["f1"] == 1.0 and "is a feed of pages" in done.stderr
+    (tmp_path / "other.json").write_text(json.dumps({"url": "http://127.0.0.1:9/x/", "children": []}))
+    done = run_scrapy(["evaluate", "--truth", str(truth), "--tree", "other.json"], tmp_path)
+    assert done.returncode == 0 and "warning: no page of the truth is in the crawled tree" in done.stderr
+    (tmp_path / "junk.txt").write_text("not json")
+    done = run_scrapy(["evaluate", "--truth", str(truth), "--tree", "junk.txt"], tmp_path)
+    assert done.returncode == 2 and "neither a tree from 'scrapy tree' nor a feed" in done.stderr
+
+
 def test_train_and_evaluate_errors(tmp_path: Path) -> None:
     done = run_scrapy(["train", "-o", "m.json"], tmp_path)
     assert done.returncode == 2 and "--site" in done.stderr
