@@ -17,9 +17,13 @@ COPY scrapy.cfg setup.py ./
 COPY skeleton ./skeleton
 COPY docker/scrapyd.conf /etc/scrapyd/scrapyd.conf
 COPY docker/healthcheck.py /usr/local/bin/scrapyd-healthcheck
+COPY docker/worker /usr/local/bin/skeleton-worker
 
+# The user the services run as owns where they write: Scrapyd's folder and the
+# project's data folder (.scrapy, for commands run in /app without REDIS_URL).
 RUN useradd --system --create-home --home-dir /var/lib/scrapyd skeleton \
-    && chmod 0755 /usr/local/bin/scrapyd-healthcheck
+    && chmod 0755 /usr/local/bin/scrapyd-healthcheck /usr/local/bin/skeleton-worker \
+    && mkdir -p /app/.scrapy && chown skeleton /app /app/.scrapy
 USER skeleton
 
 EXPOSE 6800

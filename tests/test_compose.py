@@ -48,7 +48,9 @@ def test_the_schema_rejects_a_broken_file(compose: dict[str, Any]) -> None:
 def test_worker_can_be_scaled(compose: dict[str, Any]) -> None:
     worker = compose["services"]["worker"]
     assert "container_name" not in worker and "ports" not in worker
-    assert worker["command"][:3] == ["scrapy", "crawl", "skeleton"]
+    assert worker["command"][0] == "skeleton-worker"  # docker/worker: scrapy crawl skeleton
+    script = (ROOT / "docker" / "worker").read_text("utf-8")
+    assert 'scrapy crawl skeleton "$@"' in script and '"$code" -eq 2' in script
     assert "base=${SKELETON_BASE:-}" in worker["command"]
     assert "crawl=${SKELETON_CRAWL:-}" in worker["command"]
     assert worker["environment"]["REDIS_URL"] == "${REDIS_URL:-redis://redis:6379/0}"
@@ -68,7 +70,7 @@ def test_worker_arguments_and_settings_are_known(compose: dict[str, Any]) -> Non
     from skeleton.spiders.skeleton import SkeletonSpider
 
     command = compose["services"]["worker"]["command"]
-    pairs = list(zip(command[3::2], command[4::2]))
+    pairs = list(zip(command[1::2], command[2::2]))
     assert all(flag in ("-a", "-s") for flag, _ in pairs) and len(command) % 2 == 1
     spider_args = set(inspect.signature(SkeletonSpider.__init__).parameters)
     known = set(Settings().attributes) | {k for k in vars(project) if k.isupper()}
@@ -142,3 +144,17 @@ def test_no_secrets_in_the_deployment_files(compose: dict[str, Any]) -> None:
         text = (ROOT / name).read_text("utf-8")
         assert not re.search(r"redis://[^@\s]*:[^@\s]*@", text), name
         assert not re.search(r"^\s*ENV\s+\S*(PASSWORD|SECRET|TOKEN)", text, re.M), name
+
+
+@pytest.mark.parametrize("code,expected", [(2, 0), (1, 1), (0, 0)])
+def test_the_worker_script_stops_for_good_on_a_configuration_error(tmp_path, code: int, expected: int) -> None:
+    import subprocess
+
+    fake = tmp_path / "scrapy"  # stands for Scrapy: prints its arguments, exits with `code`
+    fake.write_text(f'#!/bin/sh\necho "scrapy $*" >&2\nexit {code}\n')
+    fake.chmod(0o755)
+    done = subprocess.run(["sh", str(ROOT / "docker" / "worker"), "-a", "base="], capture_output=True, text=True,
+                          env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, timeout=30)
+    assert done.returncode == expected
+    assert done.stderr.startswith("scrapy crawl skeleton -a base=")
+    assert ("configuration error" in done.stderr) is (code == 2)
