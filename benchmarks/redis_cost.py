@@ -12,7 +12,7 @@ base=START`` runs with that ``REDIS_URL`` and the settings of ``benchmarks/lean.
 (16 concurrent requests, INFO, no AutoThrottle, no robots.txt). After the crawl:
 
 * memory: ``MEMORY USAGE key SAMPLES 0`` of every key of the crawl, summed per key
-  kind, and divided by the pages stored (``HLEN :pages``); also ``used_memory``
+  kind (the ``:entropy`` buckets are one kind), and divided by the pages stored (``HLEN :pages``); also ``used_memory``
   after the crawl minus before it. Reported without and with ``:page_terms``
   (kept only with ``-a analyses=wisdom`` or ``SKELETON_KEEP_PAGE_TERMS``);
 * round trips: the crawl process runs with a ``sitecustomize`` (a temporary folder
@@ -75,8 +75,11 @@ def redis_binary() -> str:
 
 
 def key_kind(key: str, crawl: str) -> str:
+    """The key's name after the crawl's prefix; the ``:entropy`` buckets
+    (``:entropy:3ff``, ``:entropy:long``) are one kind, ``entropy``."""
     prefix = f"skeleton:{crawl}:"
-    return key[len(prefix):] if key.startswith(prefix) else key
+    name = key[len(prefix):] if key.startswith(prefix) else key
+    return name.split(":", 1)[0] if name.startswith("entropy:") else name
 
 
 def run(site_name: str, opts: argparse.Namespace) -> dict[str, Any]:
@@ -119,7 +122,8 @@ def run(site_name: str, opts: argparse.Namespace) -> dict[str, Any]:
             per_kind: dict[str, int] = {}
             for key in client.scan_iter(match=f"skeleton:{crawl}:*", count=1000):
                 name = key.decode()
-                per_kind[key_kind(name, crawl)] = int(client.memory_usage(name, samples=0) or 0)
+                kind = key_kind(name, crawl)
+                per_kind[kind] = per_kind.get(kind, 0) + int(client.memory_usage(name, samples=0) or 0)
             after = int(client.info("memory")["used_memory"])
             trips = int((work / "trips").read_text() or 0) if (work / "trips").exists() else 0
             trips = trips or None  # none counted: the counter did not load
