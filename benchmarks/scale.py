@@ -204,11 +204,13 @@ def redis_memory(client: redis.Redis) -> tuple[int, int]:
 
 
 def key_usage(client: redis.Redis, crawl: str) -> dict[str, int]:
-    """``MEMORY USAGE key SAMPLES 0`` (exact) of each of the crawl's keys, largest first."""
-    usage = {}
+    """``MEMORY USAGE key SAMPLES 0`` (exact) of each of the crawl's keys, largest first
+    (the ``:entropy`` buckets summed as ``entropy``)."""
+    usage: dict[str, int] = {}
     for key in client.scan_iter(match=f"skeleton:{crawl}:*", count=1000):
         name = key.decode()
-        usage[name.rpartition(":")[2]] = int(client.memory_usage(name, samples=0) or 0)
+        kind = "entropy" if name.startswith(f"skeleton:{crawl}:entropy:") else name.rpartition(":")[2]
+        usage[kind] = usage.get(kind, 0) + int(client.memory_usage(name, samples=0) or 0)
     return dict(sorted(usage.items(), key=lambda kv: -kv[1]))
 
 

@@ -86,6 +86,8 @@ def test_bfs_crawl_with_an_external_redis(serve, tmp_path: Path, external_redis:
         assert client.hget("skeleton:tiny:meta", "finish_reason") == b"finished"
         assert client.llen("skeleton:tiny:requests") == 0
         assert client.scard("skeleton:tiny:dupefilter") > 0
+        # the default dupefilter keeps the 20 raw bytes of each SHA-1 fingerprint
+        assert {len(m) for m in client.smembers("skeleton:tiny:dupefilter")} == {20}
     finally:
         client.close()
 

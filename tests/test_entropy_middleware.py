@@ -24,7 +24,7 @@ from scrapy.utils.test import get_crawler
 from skeleton.store.scheduler import flush_requested
 from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
 from skeleton.store.entropy import term_weights
-from skeleton.store.keys import CrawlKeys
+from skeleton.store.keys import ENTROPY_BUCKETS, LONG_TERM, CrawlKeys, entropy_bucket, url_id
 from skeleton.store.server import connect
 from skeleton.spiders.skeleton import SkeletonSpider
 
@@ -135,26 +135,95 @@ def test_the_update_returns_the_page_weights_read_later(redis_client, crawl_keys
     assert store.count_page("http://h/empty", {}) == (True, {})
 
 
+def _calls(redis_client) -> dict[str, int]:
+    return {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
+
+
 def test_update_touches_only_the_page_terms_in_one_round_trip(redis_client, crawl_keys) -> None:
     store = EntropyStore(redis_client, crawl_keys)
     store.add_page("http://h/big", {f"w{i}": 1 + i % 5 for i in range(5000)})
     store.add_page("http://h/warm", {"x": 1})  # the script is loaded now
     redis_client.config_resetstat()
     store.add_page("http://h/small", {"w1": 3, "w2": 1, "new": 2})
-    calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
+    calls = _calls(redis_client)
     # one EVALSHA; inside it one SADD and SCARD, one HSET for the page's terms blob and
-    # one HMGET + HSET per SCRIPT_CHUNK distinct terms of the page, whatever the vocabulary
+    # one HMGET + HSET per bucket of the page's terms, whatever the vocabulary
+    buckets = len({entropy_bucket(t) for t in ("w1", "w2", "new")})
     assert calls.get("cmdstat_evalsha") == 1 and calls.get("cmdstat_sadd") == 1
-    assert calls.get("cmdstat_hmget") == 1 and calls.get("cmdstat_hset") == 1 + 1
+    assert calls.get("cmdstat_hmget") == buckets and calls.get("cmdstat_hset") == buckets + 1
     assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sadd", "cmdstat_scard",
                                                "cmdstat_hmget", "cmdstat_hset"}
+    # terms longer than LONG_TERM bytes share one hash: one HMGET + HSET per SCRIPT_CHUNK
+    long = {f"{'x' * LONG_TERM}{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)}
     redis_client.config_resetstat()
-    assert store.add_page("http://h/long", {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)})
-    calls = {name: info["calls"] for name, info in redis_client.info("commandstats").items()}
+    assert store.add_page("http://h/long", long)
+    calls = _calls(redis_client)
     assert calls.get("cmdstat_hmget") == 3 and calls.get("cmdstat_hset") == 3 + 1
+    assert redis_client.hlen(crawl_keys.entropy_bucket(ENTROPY_BUCKETS)) == len(long)
     check_against_batch(store, {"big": {f"w{i}": 1 + i % 5 for i in range(5000)}, "warm": {"x": 1},
-                                "small": {"w1": 3, "w2": 1, "new": 2},
-                                "long": {f"w{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)}})
+                                "small": {"w1": 3, "w2": 1, "new": 2}, "long": long})
+
+
+def test_a_batch_is_one_script_call_touching_each_bucket_once(redis_client, crawl_keys) -> None:
+    store = EntropyStore(redis_client, crawl_keys, keep_page_terms=False)
+    store.add_page("http://h/warm", {"x": 1})
+    pages = [(f"http://h/{i}", {f"t{i % 7}": 1 + i % 3, f"u{i}": 2, "all": i + 1}) for i in range(40)]
+    redis_client.config_resetstat()
+    assert store.count_pages(pages) == [True] * 40
+    calls = _calls(redis_client)
+    terms = {t for _, counts in pages for t in counts}
+    buckets = len({entropy_bucket(t) for t in terms})
+    assert calls.get("cmdstat_evalsha") == 1 and calls.get("cmdstat_sadd") == 40
+    assert calls.get("cmdstat_hmget") == buckets == calls.get("cmdstat_hset")
+    check_against_batch(store, {"http://h/warm": {"x": 1}, **dict(pages)})
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 11), page_st), min_size=1, max_size=30),
+       st.lists(st.integers(1, 8), min_size=1, max_size=8))
+def test_batches_with_repeated_pages_equal_the_batch(redis_client, second_client, crawl_keys,
+                                                     jobs, sizes) -> None:
+    """Pages sent in batches of any size by two workers, some URLs several times
+    (within a batch, across batches, with other counts): each URL counts once, with
+    the counts it was first sent with, and the statistics equal the offline ones."""
+    redis_client.delete(*crawl_keys.all())
+    workers = [EntropyStore(redis_client, crawl_keys), EntropyStore(second_client, crawl_keys)]
+    first: dict[str, dict[str, int]] = {}
+    counted = 0
+    start, turn = 0, 0
+    while start < len(jobs):
+        size = sizes[turn % len(sizes)]
+        batch = [(f"http://h/p{i}", counts) for i, counts in jobs[start:start + size]]
+        flags = workers[turn % 2].count_pages(batch)
+        for (url, counts), flag in zip(batch, flags):
+            assert flag == (url not in first)
+            if flag:
+                first[url] = counts
+        counted += sum(flags)
+        start, turn = start + size, turn + 1
+    assert counted == len(first)
+    check_against_batch(workers[0], first)
+    assert workers[1].page_terms(next(iter(first))) == first[next(iter(first))]
+
+
+def test_vocabulary_in_compact_hashes(redis_client, crawl_keys) -> None:
+    """The statistics take the smallest form, and the buckets stay compact Redis
+    hashes (no timing: the encoding Redis reports)."""
+    store = EntropyStore(redis_client, crawl_keys, keep_page_terms=False)
+    store.count_pages([(f"http://h/{i}", {f"w{j}": 1 + (i + j) % 4 for j in range(i, i + 400)})
+                       for i in range(30)])
+    store.add_page("http://h/long", {"y" * (LONG_TERM + 1): 3, "é" * 40: 1, "once": 7})
+    once = crawl_keys.entropy_bucket(entropy_bucket("once"))
+    assert redis_client.hget(once, "once") == b"7"
+    assert len(redis_client.hget(crawl_keys.entropy_bucket(entropy_bucket("w40")), "w40")) == 16
+    assert redis_client.hlen(crawl_keys.entropy_bucket(ENTROPY_BUCKETS)) == 2
+    encodings = {redis_client.object("encoding", key) for key in crawl_keys.entropy[:ENTROPY_BUCKETS]
+                 if redis_client.exists(key)}
+    assert encodings in ({b"ziplist"}, {b"listpack"})
+    assert len(redis_client.smembers(crawl_keys.entropy_pages)) == 31
+    assert redis_client.sismember(crawl_keys.entropy_pages, url_id("http://h/long"))
+    assert store.vocabulary_size() == 429 + 3 == len(dict(store.scan()))
 
 
 # -- the middleware -----------------------------------------------------------------
@@ -193,7 +262,7 @@ def test_middleware_counts_html_pages_once(redis_settings, redis_client, crawl_k
     stats = crawler.stats.get_stats()
     assert stats["skeleton/entropy/pages"] == 2 and stats["skeleton/entropy/duplicates"] == 1
     assert stats["skeleton/entropy/unparsable"] == 1
-    assert redis_client.smembers(crawl_keys.entropy_pages) == {b"http://h/a", b"http://h/b"}
+    assert redis_client.smembers(crawl_keys.entropy_pages) == {url_id("http://h/a"), url_id("http://h/b")}
     assert mw.store.page_terms("http://h/a") == {"cats": 1, "cat": 1, "sat": 1}
     check_against_batch(mw.store, {"a": {"cats": 1, "cat": 1, "sat": 1},
                                    "b": {"cat": 1, "food": 1}})
@@ -264,7 +333,12 @@ def test_crawl_fills_the_entropy_keys_and_scrapy_entropy_lists_them(
     html = [i for i in items if i["reason"] != "non_html"]
     assert stats["finish_reason"] == "finished" and len(html) >= 10
     assert stats["skeleton/entropy/pages"] == len(html)
-    assert redis_client.smembers(keys.entropy_pages) == {i["url"].encode() for i in html}
+    assert redis_client.smembers(keys.entropy_pages) == {url_id(i["url"]) for i in html}
+    # every key of the crawl is one of CrawlKeys.all(), which a finished crawl starting
+    # afresh deletes (skeleton.extensions.lifecycle.OPEN_SCRIPT)
+    stored = {k.decode() for k in redis_client.scan_iter(match=f"skeleton:{crawl}:*")}
+    assert any(k.startswith(f"skeleton:{crawl}:entropy:") for k in stored)
+    assert stored - {keys.workers} <= set(keys.all())
     store = EntropyStore(redis_client, keys)
     pages = {i["url"]: store.page_terms(i["url"]) for i in html}
     assert all(pages.values())
@@ -304,7 +378,7 @@ def test_crawl_without_entropy(serve, redis_settings, redis_client) -> None:
     stats, items = yield crawl_in_process(settings, base=base, mode="bfs", depth="1", crawl=crawl)
     assert items and stats["finish_reason"] == "finished"
     assert not any(k.startswith("skeleton/entropy/") for k in stats)
-    assert redis_client.exists(CrawlKeys(crawl).entropy, CrawlKeys(crawl).entropy_pages) == 0
+    assert redis_client.exists(*CrawlKeys(crawl).entropy, CrawlKeys(crawl).entropy_pages) == 0
 
 
 def test_an_unknown_stop_word_language_is_one_error_line(tmp_path: Path) -> None:

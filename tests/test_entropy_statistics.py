@@ -3,6 +3,7 @@ order or split across workers; the paper's worked example; edge cases."""
 from __future__ import annotations
 
 import math
+import struct
 import random
 from decimal import Decimal, getcontext
 
@@ -119,13 +120,16 @@ def test_concentrated_term_keeps_relative_precision() -> None:
 
 
 def test_encode_decode_round_trip_and_bad_values() -> None:
-    for stats in (EMPTY, from_counts([1, 2, 3]), from_counts([10**30, 5]), TermStats(1, 1, 0.0)):
+    for stats in (EMPTY, from_counts([1, 2, 3]), from_counts([2**40, 5]), TermStats(1, 1, 0.0),
+                  TermStats(2**32 - 1, 1, 0.0), TermStats(2**32, 1, 0.0), TermStats(7, 2**32, 1.5)):
         assert decode(encode(stats)) == stats
-        if stats.total < 2**53:
-            assert len(encode(stats)) == 25 and encode(stats)[:1] == b"\x00"
-    # the text form (written before the binary one, and for counts >= 2**53)
-    assert decode(b"12 3 5.2053793708887675") == TermStats(12, 3, 5.2053793708887675)
-    assert decode("1.2e+01 3 0") == TermStats(12, 3, 0.0)
-    for bad in (None, 3, b"", "1 2", "a b c", "1 2 nan", "1 2 inf", "-1 2 3", "1 2 -1",
-                b"\xff\xfe 1 2", "1e999 1 1"):
+    # a term of one page: its count in digits (an integer in a Redis hash)
+    assert encode(TermStats(1, 1, 0.0)) == b"1" and encode(TermStats(123, 1, 0.0)) == b"123"
+    assert decode("42") == TermStats(42, 1, 0.0)
+    # counts below 2**32: two 32-bit integers and a double; above, three doubles
+    assert len(encode(from_counts([1, 2, 3]))) == 16 and len(encode(TermStats(2**32, 1, 0.0))) == 24
+    assert len(encode(TermStats(2**32 - 1, 2, 0.5))) == 16
+    for bad in (None, 3, b"", "1 2", "a b c", b"-1", b"1.5", b"\x00" * 25, b"\xff" * 16,
+                struct.pack("<ddd", float("inf"), 1, 1), struct.pack("<ddd", 1, 1, float("nan")),
+                struct.pack("<IId", 1, 2, -1.0)):
         assert decode(bad) is None

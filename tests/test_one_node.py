@@ -22,7 +22,7 @@ from skeleton.store import outage
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.items import PageItem
 from skeleton.middlewares.variants import UrlVariantsMiddleware
-from skeleton.store.keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys, url_id
 from skeleton.store.scheduler import flush_requested
 
 B = "http://127.0.0.1:9/"
@@ -128,7 +128,10 @@ def test_pages_of_one_batch_are_compared_with_each_other_when_the_scheduler_flus
     assert redis_client.hget(keys.aliases, B + "post/amp/") == (B + "post/").encode()
     assert redis_client.hget(keys.votes, "s:amp:same") == b"1"
     assert not redis_client.exists(keys.variants)  # nothing had to wait
-    assert redis_client.hlen(keys.fingerprints) == 2
+    # each page's 8-byte fingerprint under the 8-byte url_id of its URL
+    stored = redis_client.hgetall(keys.fingerprints)
+    assert set(stored) == {url_id(B + "post/amp/"), url_id(B + "post/")}
+    assert {len(fp) for fp in stored.values()} == {8} and len(set(stored.values())) == 1
 
 
 def test_a_path_that_answered_with_a_form_is_not_requested_again(redis_client) -> None:

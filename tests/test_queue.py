@@ -273,6 +273,26 @@ def test_bloom_size() -> None:
         bloom_size(10**10, 1e-9)
 
 
+def test_the_set_dupefilter_keeps_raw_fingerprints_and_refuses_a_bloom_filter(redis_client) -> None:
+    from skeleton.store.dupefilter import BloomDupeFilter, SetDupeFilter
+
+    key = CrawlKeys("q-set").dupefilter
+    redis_client.delete(key)
+    dupefilter = SetDupeFilter(redis_client, key)
+    request = Request("http://h/a")
+    raw = bytes.fromhex(dupefilter.request_fingerprint(request))
+    assert len(raw) == 20 and dupefilter.dupe_args(request) == ["set", raw]
+    assert not dupefilter.request_seen(request) and dupefilter.request_seen(request)
+    assert redis_client.smembers(key) == {raw}
+    with pytest.raises(ValueError, match="started with another dupefilter"):
+        BloomDupeFilter(redis_client, key, capacity=1000)
+    redis_client.delete(key)
+    BloomDupeFilter(redis_client, key, capacity=1000).request_seen(request)
+    with pytest.raises(ValueError, match="started with another dupefilter"):
+        SetDupeFilter(redis_client, key)
+    redis_client.delete(key)
+
+
 @pytest_twisted.inlineCallbacks
 def test_a_crawl_with_the_bloom_dupefilter(serve, redis_settings, redis_client) -> None:
     from helpers import crawl_in_process

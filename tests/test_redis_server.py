@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from skeleton.store import server as redis_server
-from skeleton.store.keys import CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.keys import ENTROPY_BUCKETS, CrawlKeys, crawl_id_for, entropy_bucket, url_id, valid_crawl_id
 
 from helpers import scrapy_env
 
@@ -74,8 +74,12 @@ def test_crawl_keys_and_ids() -> None:
     assert keys.requests == "skeleton:127.0.0.1-8000-en:requests"
     assert keys.all()[1:] == tuple(f"skeleton:127.0.0.1-8000-en:{n}"
                                    for n in ("dupefilter", "pages", "offers", "tree", "aliases", "fingerprints", "variants", "votes", "forms", "meta",
-                                             "entropy", "entropy_pages", "page_terms",
+                                             *(f"entropy:{i:03x}" for i in range(ENTROPY_BUCKETS)), "entropy:long",
+                                             "entropy_pages", "page_terms",
                                              "page_html", "leases", "inflight", "dead", "failed", "contexts"))
+    assert keys.entropy_bucket(entropy_bucket("word")) in keys.all()
+    assert keys.entropy_bucket(entropy_bucket("x" * 65)) == "skeleton:127.0.0.1-8000-en:entropy:long"
+    assert len(url_id("http://h/a")) == 8 and url_id("http://h/a") != url_id("http://h/b")
     assert re.fullmatch(r"127\.0\.0\.1-8000-en-[0-9a-f]{10}",
                         crawl_id_for("http://127.0.0.1:8000/en/index.html"))
     assert re.fullmatch(r"example\.org-[0-9a-f]{10}", crawl_id_for("https://Example.org/"))

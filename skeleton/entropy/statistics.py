@@ -54,10 +54,9 @@ class TermStats:
 
 
 EMPTY = TermStats()
-_BINARY = struct.Struct("<ddd")
-_BINARY_MARK = b"\x00"
-_BINARY_SIZE = 1 + _BINARY.size
-_EXACT = 2**53
+_SHORT = struct.Struct("<IId")
+_LONG = struct.Struct("<ddd")
+_SMALL = 2**32
 
 
 def _joined_spread(s1: float, g1: float, s2: float, g2: float) -> float:
@@ -121,44 +120,43 @@ def batch_entropy(counts: Iterable[int], n: int) -> float:
 
 
 def encode(stats: TermStats) -> bytes:
-    """Storage form (the Redis script writes the same): a NUL byte and S, df, G as
-    three little-endian IEEE doubles. Reading and writing it in Lua needs no number
-    formatting, the costliest part of an update. Counts of 2**53 or more (beyond
-    what a double, hence Lua, holds exactly) are written as text ``"S df G"``."""
-    if stats.total >= _EXACT or stats.pages >= _EXACT:
-        return f"{stats.total} {stats.pages} {stats.spread!r}".encode("ascii")
-    return _BINARY_MARK + _BINARY.pack(float(stats.total), float(stats.pages), float(stats.spread))
+    """Storage form (the Redis script writes the same, :data:`skeleton.middlewares.entropy.UPDATE_SCRIPT`),
+    as small as a term's statistics allow, since a crawl keeps one per term:
+
+    * a term seen on one page (df = 1, G = 0; about half the vocabulary): S in decimal
+      digits (Redis keeps such a field value as an integer, 1 to 5 bytes);
+    * S and df below 2**32: S and df as little-endian unsigned 32-bit integers and G
+      as a little-endian IEEE double (16 bytes);
+    * else S, df and G as three little-endian doubles (24 bytes; exact counts up to
+      2**53, as in Lua).
+
+    Told apart by their length; no number formatting in Lua but for a new term."""
+    total, pages = stats.total, stats.pages
+    if total < _SMALL and pages < _SMALL:
+        if pages == 1 and stats.spread == 0:
+            return str(total).encode("ascii")
+        return _SHORT.pack(total, pages, float(stats.spread))
+    return _LONG.pack(float(total), float(pages), float(stats.spread))
 
 
 def decode(value: Any) -> TermStats | None:
-    """Inverse of :func:`encode`; also reads the text form ``"S df G"`` (bytes or
-    str). ``None`` if unreadable."""
-    if isinstance(value, (bytes, bytearray)):
-        value = bytes(value)
-        if len(value) == _BINARY_SIZE and value[:1] == _BINARY_MARK:
-            total_f, pages_f, spread = _BINARY.unpack_from(value, 1)
-            if not all(math.isfinite(v) and v >= 0 for v in (total_f, pages_f, spread)):
-                return None
-            return TermStats(int(total_f), int(pages_f), spread)
-        value = value.decode("ascii", "replace")
-    if not isinstance(value, str):
+    """Inverse of :func:`encode` (bytes or str). ``None`` if unreadable."""
+    if isinstance(value, str):
+        value = value.encode("latin-1", "replace")
+    if not isinstance(value, (bytes, bytearray)):
         return None
-    parts = value.split()
-    if len(parts) != 3:
-        return None
-    try:
-        total, pages = (_count(part) for part in parts[:2])
-        spread = float(parts[2])
-    except (ValueError, OverflowError):
+    value = bytes(value)
+    if len(value) == _SHORT.size:
+        total, pages, spread = _SHORT.unpack(value)
+    elif len(value) == _LONG.size:
+        total_f, pages_f, spread = _LONG.unpack(value)
+        if not (math.isfinite(total_f) and math.isfinite(pages_f)):
+            return None
+        total, pages = int(total_f), int(pages_f)
+    elif value.isdigit():
+        total, pages, spread = int(value), 1, 0.0
+    else:
         return None
     if total < 0 or pages < 0 or not (math.isfinite(spread) and spread >= 0):
         return None
     return TermStats(total, pages, spread)
-
-
-def _count(text: str) -> int:
-    """An integer count written as an integer or (by Lua) as a float."""
-    try:
-        return int(text)
-    except ValueError:
-        return int(float(text))

@@ -3,24 +3,27 @@
 ``EntropyMiddleware`` is a spider middleware: before the spider sees an HTML
 response (2xx, HTML or no content type, parsable), it extracts the page's terms
 (:mod:`skeleton.entropy.terms`) and counts the page with :data:`UPDATE_SCRIPT`,
-one Lua script per page, hence atomic. Without WISDOM (which reads the page's
-weights at once) the pages wait and are counted in one round trip, a pipeline of
-their scripts, when the scheduler is about to acknowledge their leases
-(``flush_requested``, every ``SKELETON_FLUSH_INTERVAL`` or batch of pages) and at
-close: a page is counted before its lease ends, so a worker that dies loses no
-count (the page is fetched again and counted then). The update is:
+one Lua script per batch of pages, hence atomic. Without WISDOM (which reads the
+page's weights at once) the pages wait and are counted together, one script call,
+when the scheduler is about to acknowledge their leases (``flush_requested``, every
+``SKELETON_FLUSH_INTERVAL`` or batch of pages) and at close: a page is counted
+before its lease ends, so a worker that dies loses no count (the page is fetched
+again and counted then). With WISDOM each page is its own batch. The update is:
 
-* idempotent: the page's canonical URL (the final URL of a redirect chain, as
-  the spider records it) goes into ``:entropy_pages``; a URL already there changes
-  nothing (a retry, a second worker, a resumed crawl);
-* cost proportional to the page's distinct terms: each term's sufficient
-  statistics (S, df, G) (:mod:`skeleton.entropy.statistics`) in ``:entropy``
-  are updated in place (one HMGET and one HSET per ``SCRIPT_CHUNK`` terms);
-  terms absent from the page are not touched, and n (the number of pages) is
+* idempotent: the :func:`skeleton.store.keys.url_id` of the page's canonical URL
+  (the final URL of a redirect chain, as the spider records it) goes into
+  ``:entropy_pages``; a page already there changes nothing (a retry, a second
+  worker, a resumed crawl, the same URL twice in a batch);
+* cost proportional to the batch's distinct terms: the pages counted now are merged
+  per term in the script, and each term's sufficient statistics (S, df, G)
+  (:mod:`skeleton.entropy.statistics`) in its ``:entropy`` bucket
+  (:func:`skeleton.store.keys.entropy_bucket`, one of 1,024 small hashes that Redis
+  keeps compact) are updated in place, one HMGET and one HSET per bucket touched;
+  terms absent from the batch are not touched, and n (the number of pages) is
   ``SCARD :entropy_pages``, read when entropies are read;
-* order independent: the statistics of a set of pages do not depend on the
-  order in which workers add them, so EN read at any time equals the batch
-  computation over the pages counted so far.
+* order independent: the statistics of a set of pages do not depend on the order
+  or the batches in which workers add them (up to float rounding), so EN read at
+  any time equals the batch computation over the pages counted so far.
 
 With ``SKELETON_KEEP_PAGE_TERMS`` (default: on when the crawl runs the ``wisdom``
 analysis, :mod:`skeleton.analyses`) the page's term counts are also kept in
@@ -68,7 +71,7 @@ from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_count
 from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
                                         shared_page)
 from skeleton.store.entropy import snapshot, term_entropies, term_weights
-from skeleton.store.keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys, entropy_bucket, url_id
 from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
@@ -84,70 +87,129 @@ __all__ = ["EntropyMiddleware", "EntropyStore", "UPDATE_SCRIPT", "STATS_PREFIX",
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "skeleton/entropy"
-SCAN_COUNT = 1000
+#: Buckets read per round trip by :meth:`EntropyStore.scan`.
+SCAN_BUCKETS = 128
 #: Pages counted in one batch at most (they are counted when the scheduler writes
 #: its acknowledgements, see :data:`skeleton.store.scheduler.flush_requested`).
 MAX_WAITING = 64
-#: Terms per HMGET/HSET inside the update script.
+#: Terms per HMGET/HSET of one bucket inside the update script.
 SCRIPT_CHUNK = 1000
 
-#: KEYS: entropy (hash term -> statistics), entropy_pages (set), page_terms (hash).
-#: ARGV: page URL, packed term counts ('' = do not keep), the page's terms and their
-#: counts as two JSON arrays, and the chunk size (one HMGET and one HSET per chunk:
-#: Lua's unpack() takes a few thousand values at most). Statistics are stored in the
-#: binary form of skeleton.entropy.statistics.encode (no number formatting in Lua);
-#: the text form "S df G" is still read. Returns {1 if counted now (0: counted
-#: before), W = 1 - EN of the page's terms, this page included, as little-endian
-#: doubles in one string}: no second round trip, nothing formatted or truncated.
-#: G' = G + S log1p(t/S) + t log1p(S/t); EN = G / (S ln n) (skeleton.entropy.statistics).
+#: KEYS: entropy_pages (set), page_terms (hash), then the ``:entropy`` buckets
+#: (skeleton.store.keys.entropy_bucket) of the batch's terms. ARGV: '1' to return W of
+#: the batch's terms ('0': nothing), the chunk size (one HMGET and one HSET per bucket
+#: and chunk: Lua's unpack() takes a few thousand values at most), the batch's distinct
+#: terms as a JSON array, the KEYS index of each term's bucket as a JSON array, then
+#: per page four values: its url_id, its URL and packed term counts (both '': do not
+#: keep them), and JSON [[term numbers (1-based, in the terms array)], [counts]].
+#: A page whose url_id is in entropy_pages already is skipped (counted before: a
+#: retry, another worker); the others' counts are merged per term (the statistics
+#: of a page set are a commutative monoid, skeleton.entropy.statistics), and each
+#: term's merged statistics joined with the stored ones: one HMGET and one HSET per
+#: bucket for the whole batch. Statistics are written in the form of
+#: skeleton.entropy.statistics.encode (decided by length: 16 bytes '<I4I4d', 24
+#: bytes '<ddd', else the digits of S with df = 1 and G = 0). Returns {1 or 0 per
+#: page (counted now or before), W = 1 - EN of the batch's terms in their order, the
+#: batch's pages included, as little-endian doubles in one string (or '')}.
+#: Joining (S1, G1) and (S2, G2): G = G1 + G2 + S1 log1p(S2/S1) + S2 log1p(S1/S2);
+#: EN = G / (S ln n), n = SCARD entropy_pages.
 UPDATE_SCRIPT = """
-local counted = redis.call('SADD', KEYS[2], ARGV[1])
-if counted == 1 and ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2]) end
-local n = redis.call('SCARD', KEYS[2])
-local log, byte, unpackd, packd = math.log, string.byte, struct.unpack, struct.pack
-local logn = log(n)
-local terms, tfs = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
-local packed = {}
-local chunk = tonumber(ARGV[5])
-for first = 1, #terms, chunk do
-  local last = math.min(first + chunk - 1, #terms)
-  local olds = redis.call('HMGET', KEYS[1], unpack(terms, first, last))
-  local out, weights, o, w = {}, {}, 0, 0
-  for i = first, last do
-    local tf, s, df, g = tfs[i], 0, 0, 0
-    local old = olds[i - first + 1]
-    if old then
-      if byte(old, 1) == 0 and #old == 25 then
-        s, df, g = unpackd('<ddd', old, 2)
+local log, min, tonumber, tostring = math.log, math.min, tonumber, tostring
+local unpackd, packd = struct.unpack, struct.pack
+local function join(s1, g1, s2, g2)
+  -- log1p(x) = x if 1 + x == 1, else log(1 + x) * x / ((1 + x) - 1); inlined
+  local x, y = s2 / s1, s1 / s2
+  local u, v = 1 + x, 1 + y
+  if u ~= 1 then x = log(u) * x / (u - 1) end
+  if v ~= 1 then y = log(v) * y / (v - 1) end
+  return g1 + g2 + s1 * x + s2 * y
+end
+local want, chunk = ARGV[1] == '1', tonumber(ARGV[2])
+local counted, ds, ddf, dg = {}, {}, {}, {}
+local any = false
+for p = 5, #ARGV, 4 do
+  local c = redis.call('SADD', KEYS[1], ARGV[p])
+  counted[#counted + 1] = c
+  if c == 1 then
+    any = true
+    if ARGV[p + 1] ~= '' then redis.call('HSET', KEYS[2], ARGV[p + 1], ARGV[p + 2]) end
+    local page = cjson.decode(ARGV[p + 3])
+    local ids, tfs = page[1], page[2]
+    for i = 1, #ids do
+      local k, t = ids[i], tfs[i]
+      local s = ds[k]
+      if s then
+        dg[k] = join(s, dg[k], t, 0)
+        ds[k], ddf[k] = s + t, ddf[k] + 1
       else
-        local a, b, c = string.match(old, '^(%S+) (%S+) (%S+)$')
-        s, df, g = tonumber(a) or 0, tonumber(b) or 0, tonumber(c) or 0
+        ds[k], ddf[k], dg[k] = t, 1, 0
       end
     end
-    if counted == 1 then
-      if s > 0 then
-        -- log1p(x) = x if 1 + x == 1, else log(1 + x) * x / ((1 + x) - 1); inlined
-        local x, y = tf / s, s / tf
-        local u, v = 1 + x, 1 + y
-        if u ~= 1 then x = log(u) * x / (u - 1) end
-        if v ~= 1 then y = log(v) * y / (v - 1) end
-        g = g + s * x + tf * y
-      else g = 0 end
-      s, df = s + tf, df + 1
-      out[o + 1] = terms[i]
-      out[o + 2] = packd('<Bddd', 0, s, df, g)
-      o = o + 2
-    end
-    local en = 0
-    if n > 1 and s > 0 and df > 1 and g > 0 then
-      en = g / (s * logn)
-      if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
-    end
-    w = w + 1
-    weights[w] = 1 - en
   end
-  if o > 0 then redis.call('HSET', KEYS[1], unpack(out)) end
-  packed[#packed + 1] = struct.pack('<' .. string.rep('d', w), unpack(weights))
+end
+if not (any or want) then return {counted, ''} end
+local terms, tkeys = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
+local n = redis.call('SCARD', KEYS[1])
+local logn = log(n)
+local groups = {}
+for i = 1, #terms do
+  if want or ds[i] then
+    local k = tkeys[i]
+    local group = groups[k]
+    if not group then
+      group = {}
+      groups[k] = group
+    end
+    group[#group + 1] = i
+  end
+end
+local weights = {}
+for k, ids in pairs(groups) do
+  for first = 1, #ids, chunk do
+    local last = min(first + chunk - 1, #ids)
+    local names = {}
+    for j = first, last do names[j - first + 1] = terms[ids[j]] end
+    local olds = redis.call('HMGET', KEYS[k], unpack(names))
+    local out, o = {}, 0
+    for j = first, last do
+      local i = ids[j]
+      local old = olds[j - first + 1]
+      local s, df, g = 0, 0, 0
+      if old then
+        local l = #old
+        if l == 16 then s, df, g = unpackd('<I4I4d', old)
+        elseif l == 24 then s, df, g = unpackd('<ddd', old)
+        else s, df = tonumber(old) or 0, 1 end
+      end
+      local t = ds[i]
+      if t then
+        if s > 0 then g = join(s, g, t, dg[i]) else g = dg[i] end
+        s, df = s + t, df + ddf[i]
+        local value
+        if s >= 4294967296 or df >= 4294967296 then value = packd('<ddd', s, df, g)
+        elseif df == 1 then value = tostring(s)
+        else value = packd('<I4I4d', s, df, g) end
+        out[o + 1] = names[j - first + 1]
+        out[o + 2] = value
+        o = o + 2
+      end
+      if want then
+        local en = 0
+        if n > 1 and s > 0 and df > 1 and g > 0 then
+          en = g / (s * logn)
+          if en > 1 then en = 1 elseif not (en >= 0) then en = 0 end
+        end
+        weights[i] = 1 - en
+      end
+    end
+    if o > 0 then redis.call('HSET', KEYS[k], unpack(out)) end
+  end
+end
+if not want then return {counted, ''} end
+local packed = {}
+for first = 1, #terms, chunk do
+  local last = min(first + chunk - 1, #terms)
+  packed[#packed + 1] = packd('<' .. string.rep('d', last - first + 1), unpack(weights, first, last))
 end
 return {counted, table.concat(packed)}
 """
@@ -157,13 +219,22 @@ def _text(value: bytes | str) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
+def _positive(counts: Mapping[str, int]) -> dict[str, int]:
+    """The page's terms with a positive count, as ints."""
+    values = counts.values()  # usually positive ints (PageText.counts()): no loop
+    if set(map(type, values)) <= {int} and min(values, default=1) > 0:
+        return counts if isinstance(counts, dict) else dict(counts)
+    return {term: int(tf) for term, tf in counts.items() if tf > 0}
+
+
 class EntropyStore:
-    """One crawl's term statistics in Redis: update a page, read entropies."""
+    """One crawl's term statistics in Redis: update pages, read entropies."""
 
     def __init__(self, server: redis.Redis, keys: CrawlKeys, keep_page_terms: bool = True) -> None:
         self.server = server
         self.keys = keys
         self.keep_page_terms = keep_page_terms
+        self.buckets = keys.entropy  # every bucket key, by index
         self.script = server.register_script(UPDATE_SCRIPT)
 
     def add_page(self, url: str, counts: Mapping[str, int]) -> bool:
@@ -171,41 +242,48 @@ class EntropyStore:
         if counted now, False if the URL had been counted already."""
         return self.count_page(url, counts)[0]
 
-    def _args(self, url: str, counts: Mapping[str, int]) -> tuple[list[str], list[Any]]:
-        values = counts.values()  # usually positive ints (PageText.counts()): no loop
-        positive = (dict(counts) if set(map(type, values)) <= {int} and min(values, default=1) > 0
-                    else {term: int(tf) for term, tf in counts.items() if tf > 0})
-        terms = list(positive)
-        return terms, [url, pack_counts(positive) if self.keep_page_terms else b"",
-                       json.dumps(terms, ensure_ascii=False), json.dumps(list(positive.values())),
-                       SCRIPT_CHUNK]
-
-    def count_pages(self, pages: list[tuple[str, Mapping[str, int]]]) -> list[bool]:
-        """:meth:`add_page` for many pages in one round trip (a pipeline of the
-        update script, which is exact, idempotent and order-free per page). True
-        for each page counted now."""
-        if not pages:
-            return []
-        keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
-        pipe = self.server.pipeline(transaction=False)
+    def _call(self, pages: list[tuple[str, Mapping[str, int]]], weights: bool) -> tuple[list[str], list[Any]]:
+        """KEYS and ARGV of :data:`UPDATE_SCRIPT` for ``pages``."""
+        number: dict[str, int] = {}  # term -> its 1-based number in the batch
+        args: list[Any] = ["1" if weights else "0", SCRIPT_CHUNK, "", ""]
         for url, counts in pages:
-            pipe.evalsha(self.script.sha, len(keys), *keys, *self._args(url, counts)[1])
+            positive = _positive(counts)
+            ids = [number.setdefault(term, len(number) + 1) for term in positive]
+            kept = self.keep_page_terms
+            args += [url_id(url), url if kept else "", pack_counts(positive) if kept else b"",
+                     f"[{json.dumps(ids)},{json.dumps(list(positive.values()))}]"]
+        slots: dict[int, int] = {}  # bucket -> its KEYS index
+        tkeys = [slots.setdefault(entropy_bucket(term), len(slots) + 3) for term in number]
+        args[2] = json.dumps(list(number), ensure_ascii=False)
+        args[3] = json.dumps(tkeys)
+        keys = [self.keys.entropy_pages, self.keys.page_terms, *(self.buckets[b] for b in slots)]
+        return keys, args
+
+    def _run(self, keys: list[str], args: list[Any]) -> Any:
         try:
-            results = pipe.execute()
+            return self.server.evalsha(self.script.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:  # a restarted Redis: load the script again
             self.server.script_load(UPDATE_SCRIPT)
-            results = pipe.execute()
-        return [bool(counted) for counted, _ in results]
+            return self.server.evalsha(self.script.sha, len(keys), *keys, *args)
+
+    def count_pages(self, pages: list[tuple[str, Mapping[str, int]]]) -> list[bool]:
+        """:meth:`add_page` for many pages in one round trip: one script call,
+        atomic, exact, idempotent per URL and order-free. True for each page
+        counted now (a URL twice in ``pages`` counts once)."""
+        if not pages:
+            return []
+        counted, _ = self._run(*self._call(pages, weights=False))
+        return [bool(flag) for flag in counted]
 
     def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
         """:meth:`add_page`, and W of the page's terms with the pages counted so
         far, this one included, from the same script call (one round trip)."""
-        terms, args = self._args(url, counts)
-        keys = [self.keys.entropy, self.keys.entropy_pages, self.keys.page_terms]
-        counted, packed = self.script(keys=keys, args=args)
+        keys, args = self._call([(url, counts)], weights=True)
+        terms = list(_positive(counts))
+        counted, packed = self._run(keys, args)
         if not isinstance(packed, bytes) or len(packed) != 8 * len(terms):
-            return bool(counted), self.weights(terms)
-        return bool(counted), dict(zip(terms, struct.unpack(f"<{len(terms)}d", packed)))
+            return bool(counted[0]), self.weights(terms)
+        return bool(counted[0]), dict(zip(terms, struct.unpack(f"<{len(terms)}d", packed)))
 
     def page_count(self) -> int:
         """n: the number of pages counted so far."""
@@ -224,14 +302,23 @@ class EntropyStore:
         return term_weights(self.server, self.keys, terms)
 
     def scan(self) -> Iterator[tuple[str, TermStats]]:
-        """Every term and its statistics (unreadable entries are skipped)."""
-        for field, value in self.server.hscan_iter(self.keys.entropy, count=SCAN_COUNT):
-            stats = decode(value)
-            if stats is not None:
-                yield _text(field), stats
+        """Every term and its statistics (unreadable entries are skipped), bucket
+        by bucket (one round trip per :data:`SCAN_BUCKETS` buckets)."""
+        for first in range(0, len(self.buckets), SCAN_BUCKETS):
+            pipe = self.server.pipeline(transaction=False)
+            for key in self.buckets[first:first + SCAN_BUCKETS]:
+                pipe.hgetall(key)
+            for bucket in pipe.execute():
+                for field, value in bucket.items():
+                    stats = decode(value)
+                    if stats is not None:
+                        yield _text(field), stats
 
     def vocabulary_size(self) -> int:
-        return int(self.server.hlen(self.keys.entropy))
+        pipe = self.server.pipeline(transaction=False)
+        for key in self.buckets:
+            pipe.hlen(key)
+        return sum(int(size) for size in pipe.execute())
 
     def page_terms(self, url: str) -> dict[str, int]:
         """The kept term counts of a counted page ({} if not kept)."""

@@ -19,7 +19,8 @@ A spider middleware between the spider and the scheduler:
   the dupefilter then drops when it was fetched already. A request to a path that
   answered with a form only before (an item with reason ``form``) is dropped.
 
-Everything learned lives in Redis (``:fingerprints``, ``:variants``, ``:votes``,
+Everything learned lives in Redis (``:fingerprints``: each page's content fingerprint, 8
+bytes, under the :func:`skeleton.store.keys.url_id` of its URL, ``:variants``, ``:votes``,
 ``:forms``, ``:aliases``), so every worker of a crawl learns from every page; each
 worker rereads the votes after its own and at most every
 ``SKELETON_VARIANTS_REFRESH`` seconds. Settings: ``SKELETON_VARIANTS_ENABLED``
@@ -49,7 +50,7 @@ from scrapy.http import Response
 from skeleton.store import outage
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
-from skeleton.store.keys import CrawlKeys
+from skeleton.store.keys import CrawlKeys, url_id
 from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
@@ -174,9 +175,9 @@ class UrlVariantsMiddleware:
         replies: list[Any] = []
         if pages:
             pipe = self.server.pipeline(transaction=False)
-            pipe.hset(self.keys.fingerprints, mapping=dict(pages))
+            pipe.hset(self.keys.fingerprints, mapping={url_id(url): bytes.fromhex(fp) for url, fp in pages})
             for (url, _), urls in zip(pages, candidates):
-                pipe.hmget(self.keys.fingerprints, urls or [url])
+                pipe.hmget(self.keys.fingerprints, [url_id(u) for u in urls or [url]])
                 pipe.hget(self.keys.variants, url)
             replies = pipe.execute()[1:]
         pipe = self.server.pipeline(transaction=False)
@@ -189,7 +190,7 @@ class UrlVariantsMiddleware:
             except ValueError:
                 entries = []
             found = compare_variants(url, fingerprint,
-                                     {c: _text(fp) for c, fp in zip(urls, known) if fp is not None},
+                                     {c: fp.hex() for c, fp in zip(urls, known) if fp is not None},
                                      entries if isinstance(entries, list) else [])
             votes.update(found.votes)
             duplicates.update(found.aliases)

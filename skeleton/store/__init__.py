@@ -11,8 +11,8 @@ this package and do not talk Redis among themselves otherwise:
   (:mod:`~skeleton.store.scheduler`, ``SCHEDULER``), its leased request queue
   (:mod:`~skeleton.store.queue`, ``SCHEDULER_QUEUE_CLASS``; also worker liveness),
   its JSON request codec (:mod:`~skeleton.store.serializer`,
-  ``SCHEDULER_SERIALIZER``) and optionally the Bloom dupefilter
-  (:mod:`~skeleton.store.dupefilter`, ``DUPEFILTER_CLASS``);
+  ``SCHEDULER_SERIALIZER``) and the dupefilter, a set of raw fingerprints or a
+  Bloom filter (:mod:`~skeleton.store.dupefilter`, ``DUPEFILTER_CLASS``);
 * :mod:`~skeleton.store.tree`: the recorded pages and offers read back, the tree
   resolved and stored (at the end of a crawl, and by the commands).
 * :mod:`~skeleton.store.entropy`: the crawl's term weights read back (any component,

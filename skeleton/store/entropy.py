@@ -1,7 +1,8 @@
 """The crawl's term entropy read from Redis (WISDOM Section 3.1).
 
-:mod:`skeleton.middlewares.entropy` counts every page's terms into ``:entropy``
-(term -> sufficient statistics) and ``:entropy_pages`` (the pages counted); any
+:mod:`skeleton.middlewares.entropy` counts every page's terms into the ``:entropy``
+buckets (term -> sufficient statistics, :func:`skeleton.store.keys.entropy_bucket`)
+and ``:entropy_pages`` (the pages counted); any
 component reads them here, given only the Redis client and the crawl's keys:
 :func:`term_weights` gives W = 1 - EN of each term over the pages counted so far
 (1 for a term not seen), :func:`term_entropies` EN (0 for a term not seen). Both
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from skeleton.entropy.statistics import EMPTY, TermStats, decode, entropy, weight
+from skeleton.store.keys import entropy_bucket
 
 if TYPE_CHECKING:
     import redis
@@ -28,11 +30,17 @@ def snapshot(server: redis.Redis, keys: CrawlKeys,
     wanted = list(dict.fromkeys(terms))
     if not wanted:
         return int(server.scard(keys.entropy_pages)), {}
+    buckets: dict[int, list[str]] = {}
+    for term in wanted:
+        buckets.setdefault(entropy_bucket(term), []).append(term)
     pipe = server.pipeline(transaction=True)
     pipe.scard(keys.entropy_pages)
-    pipe.hmget(keys.entropy, wanted)
-    n, values = pipe.execute()
-    return int(n), {t: decode(v) or EMPTY for t, v in zip(wanted, values)}
+    for bucket, names in buckets.items():
+        pipe.hmget(keys.entropy_bucket(bucket), names)
+    n, *replies = pipe.execute()
+    stats = {t: decode(v) or EMPTY for names, values in zip(buckets.values(), replies)
+             for t, v in zip(names, values)}
+    return int(n), {t: stats[t] for t in wanted}
 
 
 def term_weights(server: redis.Redis, keys: CrawlKeys, terms: Iterable[str]) -> dict[str, float]:

@@ -1,7 +1,8 @@
 """Every Redis key the project uses, namespaced per crawl.
 
 A crawl id names one crawl of one site: ``skeleton:{crawl}:requests`` (the
-scrapy-redis request queue), ``:dupefilter`` (request fingerprints), ``:pages``
+scrapy-redis request queue), ``:dupefilter`` (set of request fingerprints, the 20
+raw bytes of their SHA-1, or a Bloom filter: ``skeleton.store.dupefilter``), ``:pages``
 (hash: page URL -> JSON page record; a page that failed for good has a record
 with ``reason`` ``failed`` and its ``status``), ``:failed`` (hash: the URL of each
 page whose record is a failed one -> its status: an HTTP status code or an error
@@ -12,8 +13,8 @@ of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OF
 redirected, or that another URL names: ``rel="canonical"``, duplicate content, a
 stripped parameter -> the URL it leads to, ``skeleton.middlewares.aliases``,
 ``skeleton.middlewares.variants``), the URL variants learned from duplicate content
-(``skeleton.urlrules.duplicates``): ``:fingerprints`` (hash: page URL -> content
-fingerprint), ``:variants`` (hash: a simpler URL not fetched yet -> JSON list of
+(``skeleton.urlrules.duplicates``): ``:fingerprints`` (hash: :func:`url_id` of the
+page URL -> its content fingerprint, 8 raw bytes), ``:variants`` (hash: a simpler URL not fetched yet -> JSON list of
 ``[variant URL, kind, names, fingerprint]`` waiting for it), ``:votes`` (hash:
 ``q:NAME:same``/``q:NAME:diff``/``s:SEGMENT:...`` -> count) and ``:forms`` (set: URL
 paths that answered with a form only), and ``:meta`` (hash: base, mode,
@@ -21,14 +22,24 @@ started, finished, finish_reason, ``edge_model`` (the crawl's JSON edge model),
 ``tree_pages`` (pages in the stored tree, set with it), and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
 menu, see ``skeleton.spiders.template_menu``). Term entropy (WISDOM Section 3.1) keeps
-``:entropy`` (hash: term -> ``"S df G"`` sufficient statistics),
-``:entropy_pages`` (set of the page URLs counted) and ``:page_terms`` (hash: page
-URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
+``:entropy:B`` (:data:`ENTROPY_BUCKETS` small hashes, ``B`` three hex digits: term ->
+sufficient statistics, ``skeleton.entropy.statistics.encode``; a term goes to bucket
+:func:`entropy_bucket`, a term longer than :data:`LONG_TERM` bytes to ``:entropy:long``),
+``:entropy_pages`` (set of the :func:`url_id` of the pages counted) and
+``:page_terms`` (hash: page URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
 informative``) reads ``:page_html`` (hash: page URL -> the zlib-compressed body
 with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
 ``:contexts`` (hash: context id -> JSON of the detection context the pages below a
 page get, ``skeleton.sew.context``; queue entries carry the id).
 ``skeleton:crawls`` is the set of crawl ids.
+
+Memory (issue 14): Redis keeps a hash of at most 128 fields (``hash-max-ziplist-entries``,
+``hash-max-listpack-entries`` from Redis 7) of at most 64 bytes each in one compact
+block, a few bytes per field; a bigger hash costs about 100 bytes per field (an entry,
+and an allocation per field and per value). So the vocabulary, the crawl's largest
+data, is spread over :data:`ENTROPY_BUCKETS` hashes (about 26 bytes per term up to
+about 100,000 terms), and the per-page sets and hashes hold 8-byte :func:`url_id`
+digests rather than URLs.
 
 Workers sharing a crawl (:mod:`skeleton.store.queue`) add ``:leases`` (sorted set:
 lease id -> lease deadline in Redis server milliseconds), ``:inflight`` (hash:
@@ -42,12 +53,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from skeleton.sew.urls import canonical, directory
 
-__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "CrawlKeys", "crawl_id_for", "valid_crawl_id"]
+__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "ENTROPY_BUCKETS", "LONG_TERM",
+           "CrawlKeys", "crawl_id_for", "valid_crawl_id", "url_id", "entropy_bucket"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
@@ -62,6 +75,32 @@ _SLUG_SEPARATORS = re.compile(r"[^A-Za-z0-9.]+")
 _SLUG_MAX = 120
 #: hex digits of the base URL's SHA-256 in a default crawl id (40 bits)
 _HASH_DIGITS = 10
+#: Hashes the crawl's vocabulary is spread over (``:entropy:000`` to ``:entropy:3ff``).
+#: Fixed for every crawl: workers must agree on it. About 1,024 x 110 bytes of key
+#: overhead; each stays compact up to 128 terms, so up to about 100,000 terms.
+ENTROPY_BUCKETS = 1024
+#: Terms longer than this (UTF-8 bytes) would make their hash lose its compact
+#: encoding (``hash-max-ziplist-value``): they go to ``:entropy:long``.
+LONG_TERM = 64
+#: Bytes of a :func:`url_id`.
+URL_ID_BYTES = 8
+
+
+def url_id(url: str) -> bytes:
+    """The 8-byte digest (BLAKE2b) of a page URL that stands for it in ``:entropy_pages``
+    and ``:fingerprints``. Any two of a million URLs collide with probability below
+    3e-8 (a page counted or compared as another one)."""
+    return hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=URL_ID_BYTES).digest()
+
+
+def entropy_bucket(term: str) -> int:
+    """Index of the ``:entropy`` bucket of ``term`` (:meth:`CrawlKeys.entropy_bucket`):
+    CRC-32 of its UTF-8 bytes modulo :data:`ENTROPY_BUCKETS`, or :data:`ENTROPY_BUCKETS`
+    (``:entropy:long``) for a term of more than :data:`LONG_TERM` bytes."""
+    data = term.encode("utf-8", "surrogatepass")
+    if len(data) > LONG_TERM:
+        return ENTROPY_BUCKETS
+    return zlib.crc32(data) % ENTROPY_BUCKETS
 
 
 def valid_crawl_id(crawl: str) -> bool:
@@ -152,9 +191,14 @@ class CrawlKeys:
     def meta(self) -> str:
         return self._key("meta")
 
+    def entropy_bucket(self, index: int) -> str:
+        """The ``:entropy`` hash number ``index`` (:func:`entropy_bucket`)."""
+        return self._key("entropy:long" if index == ENTROPY_BUCKETS else f"entropy:{index:03x}")
+
     @property
-    def entropy(self) -> str:
-        return self._key("entropy")
+    def entropy(self) -> tuple[str, ...]:
+        """Every ``:entropy`` hash, in bucket order (``:entropy:long`` last)."""
+        return tuple(self.entropy_bucket(i) for i in range(ENTROPY_BUCKETS + 1))
 
     @property
     def entropy_pages(self) -> str:
@@ -199,5 +243,5 @@ class CrawlKeys:
         ``:workers``: a worker starting at the same time may be registered)."""
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
-                self.entropy, self.entropy_pages, self.page_terms, self.page_html,
+                *self.entropy, self.entropy_pages, self.page_terms, self.page_html,
                 self.leases, self.inflight, self.dead, self.failed, self.contexts)
