@@ -109,9 +109,11 @@ def test_pages_failing_for_good_are_broken_leaves_in_redis_tree_and_status(serve
     # scrapy status: the count, by status
     done = run_scrapy(["status", "--crawl", "faulty", "--json"], tmp_path)
     status = json.loads(done.stdout)
-    assert status["failed pages"] == 3
-    assert status["failed by status"] == {"404": 1, "500": 1, "timeout": 1}
-    assert status["pages done"] == len(pages)
+    assert status["failed_pages"] == 3 and all(" " not in key for key in status)
+    assert all(isinstance(status[key], int) for key in ("pages_done", "queued", "in_flight", "workers_alive",
+                                                          "offered_pages", "dupefilter_size", "dead_letters"))
+    assert status["failed_by_status"] == {"404": 1, "500": 1, "timeout": 1}
+    assert status["pages_done"] == len(pages)
     done = run_scrapy(["status", "--crawl", "faulty"], tmp_path)
     assert "failed pages:  3 (404: 1, 500: 1, timeout: 1)" in done.stdout
 

@@ -118,14 +118,14 @@ def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_s
     one.pop(), two.pop()
     settings = Settings({**redis_settings, "SKELETON_LEASE_TIMEOUT": 60})
     status = crawl_status(settings, "q-status")
-    assert status["state"] == "running" and status["workers alive"] == 2
-    assert status["queued"] == 1 and status["in flight"] == 2
-    assert status["dupefilter"] == "3 fingerprints"
+    assert status["state"] == "running" and status["workers_alive"] == 2
+    assert status["queued"] == 1 and status["in_flight"] == 2
+    assert status["dupefilter"] == "set" and status["dupefilter_size"] == 3
     one.release(), two.release()
     one.retire(), two.retire()
     status = crawl_status(settings, "q-status")
-    assert status["state"] == "interrupted (no worker alive)" and status["workers alive"] == 0
-    assert status["queued"] == 3 and status["in flight"] == 0
+    assert status["state"] == "interrupted (no worker alive)" and status["workers_alive"] == 0
+    assert status["queued"] == 3 and status["in_flight"] == 0
     redis_client.hset(keys.meta, "finish_reason", "finished")
     try:
         assert crawl_status(settings, "q-status")["state"] == "finished"
@@ -237,8 +237,8 @@ def test_foreign_queue_entries_import_nothing_and_the_crawl_finishes(
     assert [x.decode() for x in redis_client.lrange(keys.dead, 0, -1)] == bad[::-1]
     assert redis_client.zcard(keys.leases) == 0 and redis_client.llen(keys.requests) == 0
     status = crawl_status(Settings(redis_settings), crawl)
-    assert status["state"] == "finished" and status["dead letters"] == len(bad)
-    assert status["dead letters key"] == keys.dead
+    assert status["state"] == "finished" and status["dead_letters"] == len(bad)
+    assert status["dead_letters_key"] == keys.dead
     shown = run_scrapy(["status", "--crawl", crawl, "-s",
                         f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
     assert shown.returncode == 0, shown.stderr

@@ -119,9 +119,9 @@ def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
     done = run_scrapy(["status", "--crawl", "three", "--json"], tmp_path, REDIS_URL=url)
     assert done.returncode == 0, done.stderr
     status = json.loads(done.stdout)
-    assert status["state"] == "finished" and status["queued"] == status["in flight"] == 0
-    assert status["workers alive"] == 0 and status["pages done"] > 20
-    assert status["offered pages"] == client_for(url).hlen(CrawlKeys("three").offers)
+    assert status["state"] == "finished" and status["queued"] == status["in_flight"] == 0
+    assert status["workers_alive"] == 0 and status["pages_done"] > 20
+    assert status["offered_pages"] == client_for(url).hlen(CrawlKeys("three").offers)
 
 
 def _victim_leases(client: redis.Redis, crawl: str, pid: int) -> list[bytes]:

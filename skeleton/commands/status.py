@@ -12,6 +12,7 @@ from typing import Any
 
 from scrapy.commands import ScrapyCommand
 
+from skeleton.commands._output import closed_stdout_ok
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.store.queue import workers_alive
 from skeleton.store.keys import META_DEAD_LETTERS
@@ -39,18 +40,19 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
         pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.offers)
         pipe.type(keys.dupefilter).llen(keys.dead).hvals(keys.failed)
         pages, queued, in_flight, edges, df_type, dead_kept, failed = pipe.execute()
-        dupefilter = (f"{server.scard(keys.dupefilter)} fingerprints" if text(df_type) == "set"
-                      else f"bloom filter, {server.strlen(keys.dupefilter)} bytes"
-                      if text(df_type) == "string" else "empty")
+        kind = {"set": "set", "string": "bloom"}.get(text(df_type), "empty")
+        size = (int(server.scard(keys.dupefilter)) if kind == "set"
+                else int(server.strlen(keys.dupefilter)) if kind == "bloom" else 0)
     return {"crawl": keys.crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
             "state": _state(meta, alive), "started": meta.get("started", ""),
             "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
-            "pages done": int(pages), "failed pages": len(failed),
-            "failed by status": dict(sorted(Counter(map(text, failed)).items())),
-            "queued": int(queued), "in flight": int(in_flight),
-            "workers alive": alive, "offered pages": int(edges), "dupefilter": dupefilter,
-            "dead letters": max(int(meta.get(META_DEAD_LETTERS) or 0), int(dead_kept)),
-            "dead letters key": keys.dead}
+            "pages_done": int(pages), "failed_pages": len(failed),
+            "failed_by_status": dict(sorted(Counter(map(text, failed)).items())),
+            "queued": int(queued), "in_flight": int(in_flight),
+            "workers_alive": alive, "offered_pages": int(edges),
+            "dupefilter": kind, "dupefilter_size": size,
+            "dead_letters": max(int(meta.get(META_DEAD_LETTERS) or 0), int(dead_kept)),
+            "dead_letters_key": keys.dead}
 
 
 class Command(ScrapyCommand):
@@ -79,17 +81,28 @@ class Command(ScrapyCommand):
         no_arguments(args)
         assert self.settings is not None
         status = crawl_status(self.settings, opts.crawl)
-        if opts.json:
-            sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
-            return
-        dead_key = status.pop("dead letters key")
-        by_status = status.pop("failed by status")
-        if by_status:
-            status["failed pages"] = (f"{status['failed pages']} ("
-                                      + ", ".join(f"{k}: {n}" for k, n in by_status.items()) + ")")
-        if status["dead letters"]:
-            status["dead letters"] = f"{status['dead letters']} (newest in {dead_key})"
-        width = max(len(k) for k in status)
-        for key, value in status.items():
-            if value != "":
-                sys.stdout.write(f"{key + ':':<{width + 1}} {value}\n")
+        with closed_stdout_ok():
+            if opts.json:
+                sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
+                return
+            readable = _readable(status)
+            width = max(len(key) for key in readable) + 1
+            for key, value in readable.items():
+                if value != "":
+                    sys.stdout.write(f"{key + ':':<{width}} {value}\n")
+
+
+def _readable(status: dict[str, Any]) -> dict[str, Any]:
+    """The text form's labels and values (JSON keeps numbers and snake_case keys)."""
+    out = {key.replace("_", " "): value for key, value in status.items()
+           if key not in ("failed_by_status", "dead_letters_key", "dupefilter_size")}
+    by_status = status["failed_by_status"]
+    if by_status:
+        out["failed pages"] = (f"{status['failed_pages']} ("
+                               + ", ".join(f"{k}: {n}" for k, n in by_status.items()) + ")")
+    out["dupefilter"] = (f"{status['dupefilter_size']} fingerprints" if status["dupefilter"] == "set"
+                         else f"bloom filter, {status['dupefilter_size']} bytes"
+                         if status["dupefilter"] == "bloom" else "empty")
+    if status["dead_letters"]:
+        out["dead letters"] = f"{status['dead_letters']} (newest in {status['dead_letters_key']})"
+    return out
