@@ -44,7 +44,7 @@ def test_output_cut_short_by_the_reader_is_quiet(serve, tmp_path: Path) -> None:
     base = serve(SITE)
     done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", *FAST], tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
-    for command in ("tree --format text", "crawls", "status"):
+    for command in ("tree --format text", "crawls", "status", "entropy"):
         # `true` has exited long before the command writes: its first write fails
         piped = subprocess.run(f"'{sys.executable}' -m scrapy {command} | true", shell=True,
                                cwd=tmp_path, env=scrapy_env(), capture_output=True, text=True, timeout=120)

@@ -9,7 +9,7 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import check_output_option, write_output
+from skeleton.commands._output import check_output_option, closed_stdout_ok, write_output
 from skeleton.commands._recorded import check_crawl, load_hash, redis_client
 from skeleton.commands.tree import crawl_tree
 from skeleton.diff import Skeleton, diff_skeletons, render_diff, tree_parents
@@ -50,6 +50,10 @@ class Command(ScrapyCommand):
                             help="exit with status 1 if the skeletons differ (as diff(1))")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        with closed_stdout_ok():
+            self._run(args, opts)
+
+    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 2:
             raise UsageError("give two crawl ids: scrapy diff OLD NEW")
         check_output_option(opts.output)

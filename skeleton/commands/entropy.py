@@ -11,6 +11,7 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import closed_stdout_ok
 from skeleton.commands._recorded import no_arguments, recorded_crawl
 from skeleton.entropy.statistics import EMPTY, TermStats, entropy, weight
 from skeleton.middlewares.entropy import EntropyStore
@@ -93,6 +94,10 @@ class Command(ScrapyCommand):
         parser.add_argument("--format", choices=("text", "json"), default="text")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        with closed_stdout_ok():
+            self._run(args, opts)
+
+    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
         no_arguments(args)
         if opts.top < 1:
             raise UsageError(f"--top must be at least 1, got {opts.top}")

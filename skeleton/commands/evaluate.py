@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from skeleton.commands._output import closed_stdout_ok
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.sew.evaluation import score_tree
 from skeleton.sew.training import ignored_pages, load_truth, page_id
@@ -113,6 +114,10 @@ class Command(ScrapyCommand):
         parser.add_argument("--json", action="store_true", help="print the scores as JSON")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        with closed_stdout_ok():
+            self._run(args, opts)
+
+    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
         try:
             true_root, true_edges, meta = load_truth(opts.truth)
         except (OSError, ValueError, KeyError, TypeError) as exc:
