@@ -59,7 +59,7 @@ ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500,
               "skeleton.extensions.progress.CrawlProgress": 510,
               "scrapy.extensions.logstats.LogStats": None}
-SKELETON_PROGRESS_INTERVAL = 10.0
+SKELETON_PROGRESS_INTERVAL = 5.0
 # INFO: progress, warnings and the summary; items are logged at DEBUG only.
 LOG_LEVEL = "INFO"
 

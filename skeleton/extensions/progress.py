@@ -3,7 +3,7 @@
 ``CrawlProgress`` is an extension of the skeleton spider (``NotConfigured`` for any
 other spider, or when ``SKELETON_PROGRESS_INTERVAL`` is 0). It replaces Scrapy's
 once-a-minute ``LogStats`` line (switched off in the project settings) with one
-INFO line every ``SKELETON_PROGRESS_INTERVAL`` seconds (default 10)::
+INFO line every ``SKELETON_PROGRESS_INTERVAL`` seconds (default 5)::
 
     crawl docs-1a2b: 420 pages (380 navigation, 3 failed), 1250 pages/min; 1200 queued, 16 in flight, 2 workers
 
@@ -43,7 +43,7 @@ __all__ = ["CrawlProgress", "DEFAULT_INTERVAL", "progress_line", "summary_line"]
 logger = logging.getLogger("skeleton.progress")
 
 #: seconds between two progress lines
-DEFAULT_INTERVAL = 10.0
+DEFAULT_INTERVAL = 5.0
 
 
 def progress_line(crawl: str, stats: dict[str, Any], per_minute: float,
