@@ -74,6 +74,8 @@ class Command(crawl.Command):
         """Why this run crawled nothing useful, as one error line: the base page
         could not be fetched, or the crawl finished without any page recorded."""
         for crawler in self.crawlers:
+            if not hasattr(crawler.spider, "crawl_id"):
+                continue  # not the skeleton spider: no pages of a crawl to count
             stats = crawler.stats.get_stats() if crawler.stats is not None else {}
             base = getattr(crawler.spider, "base", "the base URL")
             failed = stats.get(BASE_FAILED_STAT)

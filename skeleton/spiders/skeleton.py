@@ -220,7 +220,7 @@ class SkeletonSpider(scrapy.Spider):
         args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
                                     model=model, mode=mode, detector=detector,
                                     block_model=block_model, template_menu=template_menu, lang=lang,
-                                    analyses=analyses)
+                                    analyses=analyses, **kwargs)
         self.base: str = args["base"]
         self.max_depth: int | None = args["depth"]
         self.max_pages: int | None = args["max_pages"]
