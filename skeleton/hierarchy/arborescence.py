@@ -8,7 +8,9 @@ networkx's Edmonds copies the graph at every contraction, which is slow on a
 whole crawl. The problem splits exactly by strongly connected components: a cycle
 lies inside one component, and a component is entered only from components
 upstream of it, which are connected to the root whatever they choose. So each
-component is solved on its own, with a super-root whose edge to each member
+component is solved on its own (the components are found by Tarjan's algorithm
+over each page's kept candidates, not on a networkx graph of the whole crawl),
+with a super-root whose edge to each member
 carries that member's best edge from outside, and a component of one page simply
 takes its best edge. Weights are shifted by a constant large enough that the
 maximum branching networkx computes spans the component. Each page keeps at most ``MAX_IN_EDGES`` best incoming

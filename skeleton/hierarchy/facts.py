@@ -14,7 +14,7 @@ Pure: no I/O; the facts of a record depend only on the record and its URL.
 """
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from skeleton.sew.urls import split_url
