@@ -20,8 +20,8 @@ from skeleton.hierarchy.resolve import resolve_facts
 from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
 from skeleton.store.keys import CrawlKeys
 
-__all__ = ["pack_record", "unpack_record", "load_hash", "stored_offers", "stored_aliases", "recorded_facts", "resolve_recorded_tree", "store_tree",
-           "crawl_edges"]
+__all__ = ["pack_record", "unpack_record", "load_hash", "stored_offers", "stored_aliases", "recorded_facts",
+           "resolve_recorded_tree", "store_tree", "crawl_edges"]
 
 
 RECORD_ZLIB_LEVEL = 6
