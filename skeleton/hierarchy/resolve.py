@@ -22,7 +22,7 @@ from .views import listed_views, listing_items
 __all__ = ["BATCH", "FAILED_REASON", "NOT_NODES", "resolve_facts", "resolve_tree"]
 
 #: candidate edges made and scored together (their rows are freed once scored)
-BATCH = 4096
+BATCH = 1024
 
 #: page ``reason`` of a page that failed for good (an HTTP error after retries, a
 #: timeout, a DNS or connection error; its record's ``status`` says which): a node,
@@ -63,7 +63,7 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
     source = EdgeRows(root, pages, offers)  # type: ignore[arg-type]
     listings = listing_items(offers)
     model = EdgeModel.from_dict(edge_model) if edge_model else None
-    named: dict[str, set[str]] = {}
+    named: dict[str, tuple[str, ...]] = {}  # child -> the candidates its evidence names
 
     def weighted() -> Iterator[tuple[str, str, float]]:
         batch: list[tuple[str, str]] = []
@@ -72,7 +72,7 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
             batch += [(parent, child) for parent in parents]
             rows += child_rows
             if any(names):
-                named[child] = {p for p, n in zip(parents, names) if n}
+                named[child] = tuple(p for p, n in zip(parents, names) if n)
             if len(rows) >= BATCH:
                 yield from _scored(batch, rows, model)
                 batch, rows = [], []
