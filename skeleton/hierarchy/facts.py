@@ -67,7 +67,8 @@ def _host(url: str) -> str:
     return parts.netloc.lower() if parts is not None else ""
 
 
-def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None) -> PageFacts:
+def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
+               values: dict[Any, Any] | None = None) -> PageFacts:
     """The facts of the page ``url`` whose record is ``record`` (a JSON-safe mapping
     with ``reason``, ``evidence`` and ``nav_links``; anything else is a page with no
     evidence and no links). The evidence URLs are those on ``url``'s own host (a site
@@ -76,7 +77,9 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None) -> 
     With ``urls`` (URL -> the one string object to use for it; a superset of the
     URLs of the pages resolved), pager and navigation link URLs not in it are left
     out (only a page can be a parent or a page of a listing), and every URL kept is
-    its string in ``urls`` when it has one, so many pages share one string."""
+    its string in ``urls`` when it has one, so many pages share one string. With
+    ``values`` (a dict the caller keeps for all pages), equal tuples of URLs (the
+    breadcrumb and menu links of a section's pages) are one object."""
     if not isinstance(record, Mapping):
         return PageFacts(True, (), (), (), (), (), ())
     ev = record.get("evidence") or {}
@@ -98,18 +101,21 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None) -> 
     if urls is not None:
         pager = [urls[u] for u in pager if isinstance(u, str) and u in urls] if isinstance(pager, list) else ()
         links = {urls[u] for u in links if isinstance(u, str) and u in urls}
-    return PageFacts(record.get("reason") not in NOT_NODES, own(ev.get("crumbs")), own(ev.get("up")),
-                     own(ev.get("trail")), own(ev.get("filed")),
-                     tuple(u for u in pager if isinstance(u, str)) if isinstance(pager, list) else (),
-                     tuple(links))
+    fields = (own(ev.get("crumbs")), own(ev.get("up")), own(ev.get("trail")), own(ev.get("filed")),
+              tuple(u for u in pager if isinstance(u, str)) if isinstance(pager, list) else (),
+              tuple(sorted(links, key=str)) if values is not None else tuple(links))
+    if values is not None:
+        fields = tuple(values.setdefault(f, f) if f else () for f in fields)
+    return PageFacts(record.get("reason") not in NOT_NODES, *fields)
 
 
 def offer_facts(offer: Mapping[str, Any], urls: Mapping[str, str] | None = None,
                 values: dict[Any, Any] | None = None) -> OfferFacts:
     """The facts of one offer (a mapping of :mod:`.offers`' fields). With ``urls``
     (as for :func:`page_facts`) its page URLs are the strings there; with
-    ``values`` (a dict the caller keeps for all offers) equal signatures and
-    figures are one object."""
+    ``values`` (a dict the caller keeps for all offers) equal offers (the offers
+    one navigation set makes to each of its pages), signatures and figures are
+    one object."""
     origin, parent = offer.get("from", ""), offer.get("parent")
     if urls is not None:
         origin = urls.get(origin, origin) if isinstance(origin, str) else origin
@@ -119,5 +125,6 @@ def offer_facts(offer: Mapping[str, Any], urls: Mapping[str, str] | None = None,
     if values is not None:
         dirs, inside, sig = (values.setdefault(("f", dirs), dirs), values.setdefault(("f", inside), inside),
                              values.setdefault(sig, sig))
-    return OfferFacts(origin, parent, int(offer.get("level", 1)), int(offer.get("size", 0)),
-                      int(offer.get("toc", 0)), int(offer.get("alpha", 0)), dirs, inside, sig)
+    facts = OfferFacts(origin, parent, int(offer.get("level", 1)), int(offer.get("size", 0)),
+                       int(offer.get("toc", 0)), int(offer.get("alpha", 0)), dirs, inside, sig)
+    return values.setdefault(facts, facts) if values is not None else facts

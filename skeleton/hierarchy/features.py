@@ -147,11 +147,6 @@ class EdgeRows:
         self.pages = pages
         self.offers = offers
         self.folded = fold_facts(root, pages, offers)  # type: ignore[arg-type]
-        # a navigation link matters only to a candidate parent (the ``backlink`` feature)
-        for child, facts in pages.items():
-            if facts is not None and facts.links and child != root:
-                cands = self._edges(child)
-                pages[child] = facts._replace(links=tuple(u for u in facts.links if u in cands))
         graph: dict[str, list[str]] = defaultdict(list)
         froms = _Froms()
         for child in sorted(offers):

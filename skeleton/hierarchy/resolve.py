@@ -64,6 +64,7 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
     listings = listing_items(offers)
     model = EdgeModel.from_dict(edge_model) if edge_model else None
     named: dict[str, tuple[str, ...]] = {}  # child -> the candidates its evidence names
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # equal tuples of named candidates, one object
 
     def weighted() -> Iterator[tuple[str, str, float]]:
         batch: list[tuple[str, str]] = []
@@ -72,7 +73,8 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
             batch += [(parent, child) for parent in parents]
             rows += child_rows
             if any(names):
-                named[child] = tuple(p for p, n in zip(parents, names) if n)
+                chosen = tuple(p for p, n in zip(parents, names) if n)
+                named[child] = shared.setdefault(chosen, chosen)
             if len(rows) >= BATCH:
                 yield from _scored(batch, rows, model)
                 batch, rows = [], []

@@ -113,6 +113,7 @@ def recorded_facts(server: Any, keys: CrawlKeys, root: str, pages: Mapping[str, 
         urls.setdefault(target, target)
     del recorded
     facts: dict[str, PageFacts] = {}
+    values: dict[Any, Any] = {}  # equal tuples of URLs, one object
     moving: dict[str, tuple[str, PageFacts]] = {}  # final URL -> (its smallest alias, facts)
     for url, record in records:
         url = urls.get(url)
@@ -120,14 +121,14 @@ def recorded_facts(server: Any, keys: CrawlKeys, root: str, pages: Mapping[str, 
             continue
         target = final(url)
         if target == url:
-            facts[url] = page_facts(url, record, urls)
+            facts[url] = page_facts(url, record, urls, values)
         elif target not in moving or url < moving[target][0]:
             # a page recorded under an alias (by an earlier version): moved to the
             # page it leads to unless that page has its own record
-            moving[target] = (url, page_facts(target, record, urls))
+            moving[target] = (url, page_facts(target, record, urls, values))
     for target, (_, moved) in moving.items():
         facts.setdefault(target, moved)
-    del moving
+    del moving, values
     offers = _offer_facts(server, keys, root, aliases, final, urls)
     return final(root), facts, offers
 
