@@ -50,39 +50,37 @@ def _keep_best(cands: list[tuple[float, str]]) -> None:
 def _components(nodes: Iterable[str], out: dict[str, list[str]]) -> Iterator[list[str]]:
     """The strongly connected components of the graph ``out`` (page -> pages it has
     an edge to) over ``nodes`` (closed under ``out``): Tarjan's algorithm, without
-    recursion."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
+    recursion. One number per page (its visit order, ``-1`` once its component is
+    out); the low links live in the frames of the pages being explored."""
+    number: dict[str, int] = {}
     stack: list[str] = []
     for start in nodes:
-        if start in index:
+        if start in number:
             continue
-        index[start] = low[start] = len(index)
+        number[start] = len(number)
         stack.append(start)
-        on_stack.add(start)
-        work = [(start, iter(out.get(start, ())))]
+        work: list[list] = [[start, iter(out.get(start, ())), number[start]]]
         while work:
-            node, successors = work[-1]
-            for succ in successors:
-                if succ not in index:
-                    index[succ] = low[succ] = len(index)
+            frame = work[-1]
+            for succ in frame[1]:
+                seen = number.get(succ)
+                if seen is None:
+                    number[succ] = len(number)
                     stack.append(succ)
-                    on_stack.add(succ)
-                    work.append((succ, iter(out.get(succ, ()))))
+                    work.append([succ, iter(out.get(succ, ())), number[succ]])
                     break
-                if succ in on_stack:
-                    low[node] = min(low[node], index[succ])
+                if 0 <= seen < frame[2]:  # on the stack
+                    frame[2] = seen
             else:
                 work.pop()
-                if work:
-                    up = work[-1][0]
-                    low[up] = min(low[up], low[node])
-                if low[node] == index[node]:
+                node, low = frame[0], frame[2]
+                if work and low < work[-1][2]:
+                    work[-1][2] = low
+                if low == number[node]:
                     component = []
                     while True:
                         member = stack.pop()
-                        on_stack.discard(member)
+                        number[member] = -1
                         component.append(member)
                         if member == node:
                             break

@@ -86,8 +86,7 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
     for view in listed_views(root, parents, listings, placed):
         del parents[view]
     depths = tree_depths(root, parents)
-    return {child: {"parent": parent, "depth": depths.get(child, 0)}
-            for child, parent in sorted(parents.items())}
+    return {child: {"parent": parents[child], "depth": depths.get(child, 0)} for child in sorted(parents)}
 
 
 def _scored(edges: list[tuple[str, str]], rows: list[list[float]],
