@@ -15,10 +15,10 @@ order-free: the result depends only on the pages, offers and aliases.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["MAX_HOPS", "apply_aliases", "final_url"]
+__all__ = ["MAX_HOPS", "apply_aliases", "final_url", "final_urls", "merge_offers"]
 
 #: hops of a redirect chain followed (Scrapy's own limit is ``REDIRECT_MAX_TIMES`` = 20)
 MAX_HOPS = 20
@@ -39,6 +39,20 @@ def final_url(url: str, aliases: Mapping[str, str]) -> str:
     return start
 
 
+def final_urls(aliases: Mapping[str, str]) -> Callable[[Any], Any]:
+    """:func:`final_url` through ``aliases``, remembered per URL (anything but a
+    string is returned as it is)."""
+    cache: dict[str, str] = {}
+
+    def final(url: Any) -> Any:
+        if not isinstance(url, str):
+            return url
+        if url not in cache:
+            cache[url] = final_url(url, aliases)
+        return cache[url]
+    return final
+
+
 def apply_aliases(root: str, pages: Mapping[str, Any],
                   offers: Mapping[str, Sequence[Mapping[str, Any]]],
                   aliases: Mapping[str, str]
@@ -52,15 +66,7 @@ def apply_aliases(root: str, pages: Mapping[str, Any],
     ``parent`` are kept once (the first in JSON order, so arrival order never matters)."""
     if not aliases:
         return root, dict(pages), {child: list(os_) for child, os_ in offers.items()}
-    cache: dict[str, str] = {}
-
-    def final(url: Any) -> Any:
-        if not isinstance(url, str):
-            return url
-        if url not in cache:
-            cache[url] = final_url(url, aliases)
-        return cache[url]
-
+    final = final_urls(aliases)
     moved: dict[str, Any] = {}
     for url in sorted(pages):
         target = final(url)
@@ -68,20 +74,30 @@ def apply_aliases(root: str, pages: Mapping[str, Any],
             moved[url] = pages[url]
         elif target not in pages:
             moved.setdefault(target, pages[url])  # the smallest alias's record
-    merged: dict[str, dict[tuple[Any, Any], Mapping[str, Any]]] = {}
+    by_target: dict[str, list[Sequence[Mapping[str, Any]]]] = {}
     for child in sorted(offers):
-        target = final(child)
-        for offer in offers[child]:
+        by_target.setdefault(final(child), []).append(offers[child])
+    merged = {target: merge_offers(target, lists, final) for target, lists in by_target.items()}
+    return final(root), moved, {child: kept for child, kept in merged.items() if kept}
+
+
+def merge_offers(target: str, offer_lists: Iterable[Sequence[Mapping[str, Any]]],
+                 final: Callable[[Any], Any]) -> list[Mapping[str, Any]]:
+    """The offers of the page ``target`` (:func:`apply_aliases`) from the offers of
+    every URL leading to it (``offer_lists``, in any order): ``from`` and ``parent``
+    replaced by ``final``, an offer from or under ``target`` itself dropped, one
+    offer per ``from`` and ``parent`` (the first in JSON order), sorted by them."""
+    kept: dict[tuple[Any, Any], Mapping[str, Any]] = {}
+    for child_offers in offer_lists:
+        for offer in child_offers:
             origin, parent = final(offer.get("from")), final(offer.get("parent"))
             if origin == target or parent == target:
                 continue
             renamed = {**offer, "from": origin, "parent": parent}
-            kept = merged.setdefault(target, {})
             key = (origin, parent)
             if key not in kept or _order(renamed) < _order(kept[key]):
                 kept[key] = renamed
-    return final(root), moved, {child: [kept[k] for k in sorted(kept, key=str)]
-                                for child, kept in merged.items()}
+    return [kept[k] for k in sorted(kept, key=str)]
 
 
 def _order(offer: Mapping[str, Any]) -> str:

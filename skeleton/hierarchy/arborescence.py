@@ -8,7 +8,9 @@ networkx's Edmonds copies the graph at every contraction, which is slow on a
 whole crawl. The problem splits exactly by strongly connected components: a cycle
 lies inside one component, and a component is entered only from components
 upstream of it, which are connected to the root whatever they choose. So each
-component is solved on its own, with a super-root whose edge to each member
+component is solved on its own (the components are found by Tarjan's algorithm
+over each page's kept candidates, not on a networkx graph of the whole crawl),
+with a super-root whose edge to each member
 carries that member's best edge from outside, and a component of one page simply
 takes its best edge. Weights are shifted by a constant large enough that the
 maximum branching networkx computes spans the component. Each page keeps at most ``MAX_IN_EDGES`` best incoming
@@ -18,7 +20,7 @@ edges reach networkx in sorted order, so the tree depends only on the candidates
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import networkx as nx
 
@@ -40,39 +42,86 @@ def _reachable(root: str, out: dict[str, list[str]]) -> set[str]:
     return seen
 
 
+def _keep_best(cands: list[tuple[float, str]]) -> None:
+    cands.sort(key=lambda wp: (-wp[0], wp[1]))
+    del cands[MAX_IN_EDGES:]
+
+
+def _components(nodes: Iterable[str], out: dict[str, list[str]]) -> Iterator[list[str]]:
+    """The strongly connected components of the graph ``out`` (page -> pages it has
+    an edge to) over ``nodes`` (closed under ``out``): Tarjan's algorithm, without
+    recursion. One number per page (its visit order, ``-1`` once its component is
+    out); the low links live in the frames of the pages being explored."""
+    number: dict[str, int] = {}
+    stack: list[str] = []
+    for start in nodes:
+        if start in number:
+            continue
+        number[start] = len(number)
+        stack.append(start)
+        work: list[list] = [[start, iter(out.get(start, ())), number[start]]]
+        while work:
+            frame = work[-1]
+            for succ in frame[1]:
+                seen = number.get(succ)
+                if seen is None:
+                    number[succ] = len(number)
+                    stack.append(succ)
+                    work.append([succ, iter(out.get(succ, ())), number[succ]])
+                    break
+                if 0 <= seen < frame[2]:  # on the stack
+                    frame[2] = seen
+            else:
+                work.pop()
+                node, low = frame[0], frame[2]
+                if work and low < work[-1][2]:
+                    work[-1][2] = low
+                if low == number[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        number[member] = -1
+                        component.append(member)
+                        if member == node:
+                            break
+                    yield component
+
+
 def best_tree(root: str, edges: Iterable[tuple[str, str, float]]) -> dict[str, str]:
     """child -> parent of the maximum-weight spanning arborescence rooted at ``root``
     over the pages reachable from it through ``edges`` ``(parent, child, weight)``.
-    Edges into ``root`` and self-loops are ignored."""
+    Edges into ``root`` and self-loops are ignored. ``edges`` may be a generator:
+    only each page's ``MAX_IN_EDGES`` best incoming edges are kept while it runs."""
     incoming: dict[str, list[tuple[float, str]]] = defaultdict(list)
     for parent, child, weight in edges:
         if child != root and parent != child:
-            incoming[child].append((weight, parent))
+            cands = incoming[child]
+            cands.append((weight, parent))
+            if len(cands) > 2 * MAX_IN_EDGES:
+                _keep_best(cands)
     out: dict[str, list[str]] = defaultdict(list)
     for child, cands in incoming.items():
-        cands.sort(key=lambda wp: (-wp[0], wp[1]))
-        del cands[MAX_IN_EDGES:]
+        _keep_best(cands)
         for _, parent in cands:
             out[parent].append(child)
     nodes = _reachable(root, out)
-    graph = nx.DiGraph()
-    graph.add_nodes_from(sorted(nodes))
-    graph.add_weighted_edges_from(sorted((p, c, w) for c in sorted(nodes - {root})
-                                         for w, p in incoming[c] if p in nodes))
     parents: dict[str, str] = {}
-    for component in sorted((sorted(c) for c in nx.strongly_connected_components(graph)),
-                            key=lambda c: c[0]):
-        members = set(component)
-        if root in members:
+    for component in _components(sorted(nodes), out):
+        if root in component:
             continue
+        if len(component) == 1:
+            child = component[0]
+            # its best edge from outside: its best edge that is no self-loop
+            parents[child] = min(((w, p) for w, p in incoming[child] if p in nodes),
+                                 key=lambda wp: (-wp[0], wp[1]))[1]
+            continue
+        component.sort()
+        members = set(component)
         outside = {}
         for child in component:
             best = [(w, p) for w, p in incoming[child] if p in nodes and p not in members]
             if best:
                 outside[child] = min(best, key=lambda wp: (-wp[0], wp[1]))
-        if len(component) == 1:
-            parents[component[0]] = outside[component[0]][1]
-            continue
         inner = [(_SUPER, c, w) for c, (w, _) in sorted(outside.items())]
         inner += sorted((p, c, w) for c in component for w, p in incoming[c] if p in members)
         # Every spanning arborescence has len(component) edges, so a constant added to

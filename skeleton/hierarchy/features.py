@@ -19,16 +19,17 @@ order of arrival, so the same crawl gives the same rows.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict, deque
-from collections.abc import Mapping, Sequence
+from collections import defaultdict, deque
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from skeleton.sew.urls import directory, section_dirs, split_url
 
 from .offers import section_folder
-from .pagination import fold_listings
+from .facts import NO_OFFER, OfferFacts, PageFacts, offer_facts, page_facts
+from .pagination import pager_heads
 
-__all__ = ["FEATURES", "CandidateEdges", "candidate_edges", "offer_distances"]
+__all__ = ["FEATURES", "CandidateEdges", "EdgeRows", "candidate_edges", "fold_facts", "offer_distances"]
 
 #: the features of a candidate edge, in the model's order
 FEATURES = (
@@ -69,47 +70,197 @@ class CandidateEdges:
 
     def __init__(self, edges: list[tuple[str, str]], rows: list[list[float]],
                  distances: dict[str, int], folded: dict[str, str] | None = None,
-                 offers: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> None:
+                 offers: Mapping[str, Sequence[OfferFacts]] | None = None) -> None:
         self.edges = edges
         self.rows = rows
         self.distances = distances
         #: later page of a listing -> its head (:mod:`.pagination`): not nodes
         self.folded = folded or {}
-        #: the offers with listings folded (child -> offers)
+        #: the offers with listings folded (child -> :class:`.facts.OfferFacts`)
         self.offers = offers or {}
 
 
-def _host(url: str) -> str:
-    parts = split_url(url)
-    return parts.netloc.lower() if parts is not None else ""
-
-
-def _evidence(child: str, record: Mapping[str, Any]) -> tuple[list[str], set[str], list[str], set[str], set[str]]:
-    """The child's breadcrumb, up links, highlighted trail, the sections it says it
-    is filed in (same-host URLs only: a site names its own pages) and its navigation
-    link URLs."""
-    ev = record.get("evidence") or {}
-    host = _host(child)
-
-    def own(urls: Any) -> list[str]:
-        return [u for u in urls or [] if isinstance(u, str) and _host(u) == host]
-
-    links = {link.get("url") for link in record.get("nav_links") or [] if isinstance(link, Mapping)}
-    return own(ev.get("crumbs")), set(own(ev.get("up"))), own(ev.get("trail")), set(own(ev.get("filed"))), links
-
-
-#: the figures of a named-only edge's missing offer (sizes and dirs come from the child's other offers)
-_NO_OFFER: Mapping[str, Any] = {"level": 1, "toc": 0, "alpha": 0, "inside": 0.0, "sig": ""}
-
-
-def _named(child: str, record: Mapping[str, Any]) -> set[str]:
+def _named(facts: PageFacts) -> set[str]:
     """The parents the child's own evidence names: the last breadcrumb entry, an up
     link, a section it says it is filed in (declarations, any kind alike); only when
     it declares none, the innermost highlighted menu item (a menu often highlights
     an ancestor, the deepest item it shows)."""
-    crumbs, up, trail, filed, _ = _evidence(child, record)
-    declared = up | filed | ({crumbs[-1]} if crumbs else set())
-    return declared or ({trail[-1]} if trail else set())
+    declared = {*facts.up, *facts.filed, *facts.crumbs[-1:]}
+    return declared or set(facts.trail[-1:])
+
+
+class _Froms:
+    """Signature -> the distinct offering pages seen with it (one string, or a set
+    once there are two): :func:`candidate_edges`' count of pages repeating a set."""
+
+    def __init__(self) -> None:
+        self.of: dict[str, Any] = {}
+
+    def add(self, sig: str, origin: str) -> None:
+        seen = self.of.get(sig)
+        if seen is None:
+            self.of[sig] = origin
+        elif isinstance(seen, set):
+            seen.add(origin)
+        elif seen != origin:
+            self.of[sig] = {seen, origin}
+
+    def count(self, sig: str) -> int:
+        seen = self.of.get(sig)
+        return 0 if seen is None else len(seen) if isinstance(seen, set) else 1
+
+
+def fold_facts(root: str, pages: dict[str, PageFacts],
+               offers: dict[str, list[OfferFacts]]) -> dict[str, str]:
+    """Fold every later page of a listing into its head (:func:`.pagination.fold_listings`
+    on facts), in place: those pages leave ``pages``, offers to them leave
+    ``offers`` and the offers they made are their head's. Returns the heads
+    (later page -> head)."""
+    heads = pager_heads(root, ((url, f.pager) for url, f in pages.items() if f.pager), pages)
+    if not heads:
+        return heads
+    for url in heads:
+        pages.pop(url, None)
+    for child in list(offers):
+        if child in heads:
+            del offers[child]
+            continue
+        child_offers = offers[child]
+        for i, o in enumerate(child_offers):
+            if o.origin in heads or o.parent in heads:
+                child_offers[i] = o._replace(origin=heads.get(o.origin, o.origin),
+                                             parent=heads.get(o.parent, o.parent))
+    return heads
+
+
+class EdgeRows:
+    """The candidate edges of a crawl's facts, child by child (:func:`candidate_edges`).
+
+    Built from ``pages`` (URL -> :class:`.facts.PageFacts`) and ``offers`` (child
+    URL -> its :class:`.facts.OfferFacts`), which it owns: it folds the listings in
+    them (:func:`fold_facts`), and :meth:`rows` releases each child's offers and
+    facts once its rows are made (the URLs stay keys of ``pages``)."""
+
+    def __init__(self, root: str, pages: dict[str, PageFacts | None],
+                 offers: dict[str, list[OfferFacts]]) -> None:
+        self.root = root
+        self.pages = pages
+        self.offers = offers
+        self.folded = fold_facts(root, pages, offers)  # type: ignore[arg-type]
+        graph: dict[str, list[str]] = defaultdict(list)
+        froms = _Froms()
+        for child in sorted(offers):
+            if child == root or child not in pages:
+                continue
+            parents = set()
+            for offer in offers[child]:
+                parent = offer.parent
+                if isinstance(parent, str) and parent != child and parent in pages:
+                    parents.add(parent)
+                    froms.add(offer.sig, str(offer.origin))
+            for parent in parents:  # distances run over the offers only
+                graph[parent].append(child)
+        for children in graph.values():
+            children.sort()
+        #: offering page -> the pages it offers a place to
+        self.graph = graph
+        self.distances = offer_distances(root, graph)
+        self.froms = froms
+
+    def _edges(self, child: str) -> dict[str, list[OfferFacts]]:
+        """The candidate parents of ``child`` and their offers (none for a parent the
+        child's evidence names and no page offers)."""
+        pages, folded = self.pages, self.folded
+        by_parent: dict[str, list[OfferFacts]] = defaultdict(list)
+        for offer in self.offers.get(child, ()):
+            parent = offer.parent
+            if isinstance(parent, str) and parent != child and parent in pages:
+                by_parent[parent].append(offer)
+        # a parent the child's own evidence names is a candidate even when its link to
+        # the child is in none of its navigation sets (a listing's featured first item)
+        for parent in _named(pages[child]):  # type: ignore[arg-type]
+            parent = folded.get(parent, parent)
+            if parent != child and parent in pages and parent not in by_parent:
+                by_parent[parent] = []
+        return by_parent
+
+    def rows(self) -> Iterator[tuple[str, list[str], list[list[float]], list[bool]]]:
+        """``(child, its candidate parents in sorted order, their rows, whether the
+        child's evidence names each)`` for every page with a candidate edge, children
+        in sorted order. Releases each child's offers and facts."""
+        root, pages, dist, graph, folded = self.root, self.pages, self.distances, self.graph, self.folded
+        named_col = FEATURES.index("named")
+        for child in sorted(pages):
+            if child == root:
+                continue
+            by_parent = self._edges(child)
+            if not by_parent:
+                self.offers.pop(child, None)
+                pages[child] = None
+                continue
+            facts: PageFacts = pages[child]  # type: ignore[assignment]
+            cands = sorted(by_parent)
+            crumbs, trail, links = facts.crumbs, facts.trail, facts.links
+            offerers_all = {o.origin for os_ in by_parent.values() for o in os_}
+            stats = {}
+            for parent, os_ in by_parent.items():
+                if os_:
+                    stats[parent] = (_log(min(o.size for o in os_)), min(o.dirs for o in os_))
+            # a named-only edge (no offer) takes the child's smallest list's figures
+            min_size = min((s for s, _ in stats.values()), default=0.0)
+            min_dirs = min((d for _, d in stats.values()), default=1.0)
+            for parent in cands:
+                stats.setdefault(parent, (min_size, min_dirs))
+            dists = [dist.get(p, CAP) for p in cands]
+            min_dist = min(dists)
+            child_dir, child_path = directory(child), _path(child)
+            # the parents the child's own evidence names: the last breadcrumb entry, an
+            # up link, the innermost highlighted menu item (any kind of evidence alike)
+            named = {folded.get(u, u) for u in _named(facts)}
+            named_cands = named & set(cands)
+            rows = []
+            for parent, parent_dist in zip(cands, dists):
+                offered = by_parent[parent]
+                os_ = offered or [NO_OFFER]
+                offerers = {o.origin for o in offered}
+                size, dirs = stats[parent]
+                parent_dir = section_folder(parent)
+                under = child_path.startswith(parent_dir) and parent_dir != child_path
+                gap = child_dir.count("/") - parent_dir.count("/")
+                repeated = max(self.froms.count(o.sig) for o in os_)
+                rows.append([
+                    float(parent in offerers),
+                    _log(len(offerers)),
+                    len(offerers) / max(len(offerers_all), 1),
+                    float(min(min(o.level for o in os_), CAP)),
+                    size,
+                    size - min_size,
+                    float(size == min_size),
+                    float(max(o.toc for o in os_)),
+                    float(max(o.alpha for o in os_)),
+                    dirs,
+                    dirs - min_dirs,
+                    max(o.inside for o in os_),
+                    _log(repeated),
+                    float(parent in links),
+                    float(under),
+                    1.0 / (1 + max(gap, 0)) if under else 0.0,
+                    float(section_dirs(parent, child) > 0),
+                    float(parent == root),
+                    float(min(parent_dist, CAP)),
+                    float(min(max(parent_dist + 1 - dist.get(child, CAP), 0), CAP)),
+                    float(parent_dist == min_dist),
+                    _log(len(cands)),
+                    _log(len(graph.get(parent, ()))),
+                    float(parent in named),
+                    float(parent in named or parent in crumbs or parent in trail),
+                    float(bool(named_cands - {parent})),
+                    float(bool(named)),
+                    float(bool(offered)),
+                ])
+            self.offers.pop(child, None)
+            pages[child] = None
+            yield child, cands, rows, [bool(row[named_col]) for row in rows]
 
 
 def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
@@ -119,105 +270,16 @@ def candidate_edges(root: str, pages: Mapping[str, Mapping[str, Any]],
     their features. Edges into ``root``, self-loops and edges whose parent or child
     was not fetched are left out. Edges are sorted by (child, parent). The pages
     of a paginated listing are first folded into its first page
-    (:func:`.pagination.fold_listings`)."""
-    pages, offers, folded = fold_listings(root, pages, offers)
-    by_edge: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
-    for child in sorted(offers):
-        if child == root or child not in pages:
-            continue
-        for offer in offers[child]:
-            parent = offer.get("parent")
-            if isinstance(parent, str) and parent != child and parent in pages:
-                by_edge[(parent, child)].append(offer)
-    # a parent the child's own evidence names is a candidate even when its link to
-    # the child is in none of its navigation sets (a listing's featured first item)
-    for child in sorted(pages):
-        if child == root:
-            continue
-        for parent in sorted(_named(child, pages[child])):
-            parent = folded.get(parent, parent)
-            if parent != child and parent in pages and (parent, child) not in by_edge:
-                by_edge[(parent, child)] = []
-    edges = sorted(by_edge, key=lambda e: (e[1], e[0]))
-    graph: dict[str, list[str]] = defaultdict(list)
-    for parent, child in edges:
-        if by_edge[(parent, child)]:  # distances run over the offers only
-            graph[parent].append(child)
-    for children in graph.values():
-        children.sort()
-    dist = offer_distances(root, graph)
-    sig_pages = Counter()
-    seen_sig: set[tuple[str, str]] = set()
-    for edge_offers in by_edge.values():
-        for offer in edge_offers:
-            key = (str(offer.get("sig", "")), str(offer.get("from", "")))
-            if key not in seen_sig:
-                seen_sig.add(key)
-                sig_pages[key[0]] += 1
-    per_child: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for edge in edges:
-        per_child[edge[1]].append(edge)
+    (:func:`.pagination.fold_listings`). The facts of the records and offers
+    (:mod:`.facts`) are all that is read: :class:`EdgeRows` gives the same rows
+    child by child."""
+    facts: dict[str, PageFacts | None] = {url: page_facts(url, record) for url, record in pages.items()}
+    offer_lists = {child: [offer_facts(o) for o in os_] for child, os_ in offers.items()}
+    source = EdgeRows(root, facts, offer_lists)
+    folded_offers = dict(offer_lists)
+    edges: list[tuple[str, str]] = []
     rows: list[list[float]] = []
-    out_edges: list[tuple[str, str]] = []
-    for child in sorted(per_child):
-        cands = per_child[child]
-        crumbs, up, trail, _, links = _evidence(child, pages[child])
-        offerers_all = {o.get("from") for e in cands for o in by_edge[e]}
-        stats = {}
-        for edge in cands:
-            os_ = by_edge[edge]
-            if os_:
-                stats[edge] = (_log(min(int(o.get("size", 0)) for o in os_)),
-                               min(float(o.get("dirs", 1.0)) for o in os_))
-        # a named-only edge (no offer) takes the child's smallest list's figures
-        min_size = min((s for s, _ in stats.values()), default=0.0)
-        min_dirs = min((d for _, d in stats.values()), default=1.0)
-        for edge in cands:
-            stats.setdefault(edge, (min_size, min_dirs))
-        dists = [dist.get(p, CAP) for p, _ in cands]
-        min_dist = min(dists)
-        child_dir, child_path = directory(child), _path(child)
-        # the parents the child's own evidence names: the last breadcrumb entry, an
-        # up link, the innermost highlighted menu item (any kind of evidence alike)
-        named = {folded.get(u, u) for u in _named(child, pages[child])}
-        named_cands = named & {p for p, _ in cands}
-        for (parent, _), parent_dist in zip(cands, dists):
-            os_ = by_edge[(parent, child)] or [_NO_OFFER]
-            offerers = {o.get("from") for o in by_edge[(parent, child)]}
-            size, dirs = stats[(parent, child)]
-            parent_dir = section_folder(parent)
-            under = child_path.startswith(parent_dir) and parent_dir != child_path
-            gap = child_dir.count("/") - parent_dir.count("/")
-            repeated = max(sig_pages[str(o.get("sig", ""))] for o in os_)
-            rows.append([
-                float(parent in offerers),
-                _log(len(offerers)),
-                len(offerers) / max(len(offerers_all), 1),
-                float(min(min(int(o.get("level", 1)) for o in os_), CAP)),
-                size,
-                size - min_size,
-                float(size == min_size),
-                float(max(int(o.get("toc", 0)) for o in os_)),
-                float(max(int(o.get("alpha", 0)) for o in os_)),
-                dirs,
-                dirs - min_dirs,
-                max(float(o.get("inside", 0.0)) for o in os_),
-                _log(repeated),
-                float(parent in links),
-                float(under),
-                1.0 / (1 + max(gap, 0)) if under else 0.0,
-                float(section_dirs(parent, child) > 0),
-                float(parent == root),
-                float(min(parent_dist, CAP)),
-                float(min(max(parent_dist + 1 - dist.get(child, CAP), 0), CAP)),
-                float(parent_dist == min_dist),
-                _log(len(cands)),
-                _log(len(graph.get(parent, ()))),
-                float(parent in named),
-                float(parent in named or parent in crumbs or parent in trail),
-                float(bool(named_cands - {parent})),
-                float(bool(named)),
-                float(bool(by_edge[(parent, child)])),
-            ])
-            out_edges.append((parent, child))
-    return CandidateEdges(out_edges, rows, dist, folded, offers)
+    for child, parents, child_rows, _ in source.rows():
+        edges += [(parent, child) for parent in parents]
+        rows += child_rows
+    return CandidateEdges(edges, rows, source.distances, source.folded, folded_offers)

@@ -27,7 +27,7 @@ extracted by :mod:`skeleton.hierarchy.evidence`), never of arrival order.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl
@@ -36,7 +36,7 @@ from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.sew.urls import split_url
 
 __all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_pager_link", "is_pager_text",
-           "listing_heads", "listing_keys", "same_listing"]
+           "listing_heads", "listing_keys", "pager_heads", "same_listing"]
 
 #: ``rel`` values of a pager link
 PAGER_RELS = frozenset({"next", "prev", "previous", "first", "last"})
@@ -170,6 +170,20 @@ def listing_heads(root: str, pages: Mapping[str, Mapping[str, Any]]) -> dict[str
     links). The fetched pages joined by pager links form groups; a group's head is
     ``root`` when it is a member, else the member with strictly fewer digits in its
     path and query than every other member; a group without one is left alone."""
+    def pagers() -> Iterable[tuple[str, list[Any]]]:
+        for url, record in pages.items():
+            evidence = record.get("evidence") if isinstance(record, Mapping) else None
+            pager = evidence.get("pager") if isinstance(evidence, Mapping) else None
+            if isinstance(pager, list):
+                yield url, pager
+    return pager_heads(root, pagers(), pages)
+
+
+def pager_heads(root: str, pagers: Iterable[tuple[str, Iterable[Any]]],
+                pages: Container[str]) -> dict[str, str]:
+    """:func:`listing_heads` from each page's pager links: ``pagers`` yields
+    ``(page URL, its pager link URLs)`` (pages without pager links may be left out),
+    ``pages`` holds every fetched page's URL. Order-free."""
     parent: dict[str, str] = {}
 
     def find(u: str) -> str:
@@ -178,11 +192,8 @@ def listing_heads(root: str, pages: Mapping[str, Mapping[str, Any]]) -> dict[str
             u = parent[u]
         return u
 
-    for url in sorted(pages):
-        record = pages[url]
-        evidence = record.get("evidence") if isinstance(record, Mapping) else None
-        pager = evidence.get("pager") if isinstance(evidence, Mapping) else None
-        for other in pager if isinstance(pager, list) else ():
+    for url, pager in pagers:
+        for other in pager:
             if isinstance(other, str) and other in pages and same_listing(url, other):
                 a, b = find(url), find(other)
                 if a != b:

@@ -10,26 +10,25 @@ finishes all come from it, so they agree on every page's parent and depth.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .arborescence import best_tree, tree_depths
-from .features import FEATURES, candidate_edges
-from .scoring import edge_weights
-from .views import view_pages
+from .facts import NOT_NODES, OfferFacts, PageFacts, offer_facts, page_facts
+from .features import EdgeRows
+from .scoring import EdgeModel, model_weights
+from .views import listed_views, listing_items
 
-__all__ = ["FAILED_REASON", "NOT_NODES", "resolve_tree"]
+__all__ = ["BATCH", "FAILED_REASON", "NOT_NODES", "resolve_facts", "resolve_tree"]
+
+#: candidate edges made and scored together (their rows are freed once scored)
+BATCH = 1024
 
 #: page ``reason`` of a page that failed for good (an HTTP error after retries, a
 #: timeout, a DNS or connection error; its record's ``status`` says which): a node,
 #: placed under a page that offered it; it offers nothing itself, so it is a leaf
 #: unless other pages file pages under it (a nested list, a breadcrumb)
 FAILED_REASON = "failed"
-
-#: page ``reason``s of pages that are never nodes: a page that answers with a form
-#: only (:func:`skeleton.urlrules.actions.form_only`) and a copy of the site in
-#: another language (:mod:`skeleton.urlrules.language`)
-NOT_NODES = frozenset({"form", "language"})
 
 
 def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
@@ -41,19 +40,56 @@ def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
     whose ``reason`` is in ``NOT_NODES``. A page that failed (``FAILED_REASON``) is a
     node like any other: it has no offers, evidence or links of its own, so it is
     placed by the offers of the pages that linked it, and a page another page files
-    under it (a nested list, a breadcrumb) may hang from it."""
+    under it (a nested list, a breadcrumb) may hang from it.
+
+    Reads only the facts of the records and offers (:mod:`.facts`):
+    :func:`resolve_facts` gives the same tree from them."""
+    return resolve_facts(root, {url: page_facts(url, record) for url, record in pages.items()},
+                         {child: [offer_facts(o) for o in os_] for child, os_ in offers.items()},
+                         edge_model)
+
+
+def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list[OfferFacts]],
+                  edge_model: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """:func:`resolve_tree` from the facts of the crawl's pages (URL ->
+    :class:`.facts.PageFacts`) and offers (child URL -> its
+    :class:`.facts.OfferFacts`). Takes ``pages`` and ``offers`` over: they are
+    changed and emptied while it runs, so that a crawl's memory is given back as
+    its edges are scored (the rows are made and scored ``BATCH`` edges at a time)."""
     if root not in pages:
         return {}
-    pages = {url: page for url, page in pages.items()
-             if url == root or not isinstance(page, Mapping) or page.get("reason") not in NOT_NODES}
-    cands = candidate_edges(root, pages, offers)
-    weights = edge_weights(cands.rows, edge_model)
-    parents = best_tree(root, ((p, c, w) for (p, c), w in zip(cands.edges, weights)))
-    named = FEATURES.index("named")
-    placed = {child for (parent, child), row in zip(cands.edges, cands.rows)
-              if row[named] and parents.get(child) == parent}
-    for view in view_pages(root, parents, cands.offers, placed):
+    for url in [url for url, facts in pages.items() if url != root and not facts.node]:
+        del pages[url]
+    source = EdgeRows(root, pages, offers)  # type: ignore[arg-type]
+    listings = listing_items(offers)
+    model = EdgeModel.from_dict(edge_model) if edge_model else None
+    named: dict[str, tuple[str, ...]] = {}  # child -> the candidates its evidence names
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # equal tuples of named candidates, one object
+
+    def weighted() -> Iterator[tuple[str, str, float]]:
+        batch: list[tuple[str, str]] = []
+        rows: list[list[float]] = []
+        for child, parents, child_rows, names in source.rows():
+            batch += [(parent, child) for parent in parents]
+            rows += child_rows
+            if any(names):
+                chosen = tuple(p for p, n in zip(parents, names) if n)
+                named[child] = shared.setdefault(chosen, chosen)
+            if len(rows) >= BATCH:
+                yield from _scored(batch, rows, model)
+                batch, rows = [], []
+        yield from _scored(batch, rows, model)
+
+    parents = best_tree(root, weighted())
+    source = None  # type: ignore[assignment]
+    placed = {child for child, parent in parents.items() if parent in named.get(child, ())}
+    for view in listed_views(root, parents, listings, placed):
         del parents[view]
     depths = tree_depths(root, parents)
-    return {child: {"parent": parent, "depth": depths.get(child, 0)}
-            for child, parent in sorted(parents.items())}
+    return {child: {"parent": parents[child], "depth": depths.get(child, 0)} for child in sorted(parents)}
+
+
+def _scored(edges: list[tuple[str, str]], rows: list[list[float]],
+            model: EdgeModel | None) -> Iterator[tuple[str, str, float]]:
+    for (parent, child), weight in zip(edges, model_weights(rows, model)):
+        yield parent, child, weight

@@ -25,7 +25,7 @@ import numpy as np
 
 from .features import CAP, FEATURES
 
-__all__ = ["EdgeModel", "EdgeModelError", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "train_edge_model"]
+__all__ = ["EdgeModel", "EdgeModelError", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "model_weights", "train_edge_model"]
 
 #: boosting rounds, tree depth and learning rate: scikit-learn's defaults, not tuned
 N_TREES = 100
@@ -125,9 +125,16 @@ def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | Non
     site-wide sidebar, none of them named by the child) are told apart by that
     rule, never by their URLs' order; scores that differ by more than a few
     millionths keep their order."""
-    if not model:
+    return model_weights(rows, EdgeModel.from_dict(model) if model else None)
+
+
+def model_weights(rows: Sequence[Sequence[float]], model: EdgeModel | None) -> list[float]:
+    """:func:`edge_weights` with the edge model already read (None: the
+    shortest-path rule). Each row's weight depends on that row alone, so rows may
+    be scored in batches of any size."""
+    if model is None:
         return [_shortest_path(row) for row in rows]
-    z = EdgeModel.from_dict(model).log_odds(rows)
+    z = model.log_odds(rows)
     # log(sigmoid(z)), stable for large |z|
     return [(-math.log1p(math.exp(-v)) if v > -30 else v) + TIE_BREAK * _shortest_path(row)
             for v, row in zip(z.tolist(), rows)]

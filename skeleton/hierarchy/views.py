@@ -16,10 +16,12 @@ tags): views are removed until none is left.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["MAX_ROUNDS", "VIEW_MIN_ITEMS", "listing_items", "view_pages"]
+from .facts import OfferFacts
+
+__all__ = ["MAX_ROUNDS", "VIEW_MIN_ITEMS", "listed_views", "listing_items", "view_pages"]
 
 #: a page that lists fewer pages than this through its own sets is not a listing
 VIEW_MIN_ITEMS = 4
@@ -27,19 +29,34 @@ VIEW_MIN_ITEMS = 4
 MAX_ROUNDS = 8
 
 
-def listing_items(offers: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, dict[str, set[str]]]:
+def listing_items(offers: Mapping[str, Sequence[Any]]) -> dict[str, dict[str, set[str]]]:
     """Page -> its navigation sets of its own (a set whose fingerprint ``sig`` no
-    other offering page has): ``sig`` -> the pages the set offers."""
-    pages_of_sig: dict[str, set[str]] = defaultdict(set)
-    for child_offers in offers.values():
-        for offer in child_offers:
-            pages_of_sig[str(offer.get("sig", ""))].add(str(offer.get("from", "")))
+    other offering page has): ``sig`` -> the pages the set offers. An offer is a
+    mapping of :mod:`.offers`' fields or a :class:`.facts.OfferFacts`."""
+    def triples() -> Iterator[tuple[str, str, str]]:
+        for child, child_offers in offers.items():
+            for offer in child_offers:
+                if isinstance(offer, OfferFacts):
+                    yield child, str(offer.origin), offer.sig
+                else:
+                    yield child, str(offer.get("from", "")), str(offer.get("sig", ""))
+    return _items(triples)
+
+
+def _items(triples: Callable[[], Iterable[tuple[str, str, str]]]) -> dict[str, dict[str, set[str]]]:
+    """:func:`listing_items` from ``(child, offering page, sig)`` of every offer
+    (``triples`` is called twice: one pass finds the sets of one page, the other
+    gathers their items)."""
+    many = object()
+    page_of_sig: dict[str, Any] = {}
+    for _, origin, sig in triples():
+        seen = page_of_sig.setdefault(sig, origin)
+        if seen is not many and seen != origin:
+            page_of_sig[sig] = many
     items: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for child, child_offers in offers.items():
-        for offer in child_offers:
-            origin, sig = str(offer.get("from", "")), str(offer.get("sig", ""))
-            if origin != child and len(pages_of_sig[sig]) == 1:
-                items[origin][sig].add(child)
+    for child, origin, sig in triples():
+        if origin != child and page_of_sig[sig] is not many:
+            items[origin][sig].add(child)
     return {page: dict(sets) for page, sets in items.items()}
 
 
@@ -56,7 +73,7 @@ def _re_lists(page: str, listed: set[str], parents: Mapping[str, str], real_chil
 
 
 def view_pages(root: str, parents: Mapping[str, str],
-               offers: Mapping[str, Sequence[Mapping[str, Any]]],
+               offers: Mapping[str, Sequence[Any]],
                placed: Collection[str] = ()) -> set[str]:
     """The pages of the tree ``parents`` (child -> parent, rooted at ``root``) that
     are views: pages with no child in the tree and a navigation set of their own
@@ -64,8 +81,14 @@ def view_pages(root: str, parents: Mapping[str, str],
     but leaves that are listings themselves); repeatedly. ``root`` is never a view,
     nor a page in ``placed`` (its own breadcrumb, up link or highlighted trail
     names the parent the tree gives it: the site files it there)."""
+    return listed_views(root, parents, listing_items(offers), placed)
+
+
+def listed_views(root: str, parents: Mapping[str, str], listings: Mapping[str, Mapping[str, set[str]]],
+                 placed: Collection[str] = ()) -> set[str]:
+    """:func:`view_pages` from the crawl's :func:`listing_items` (which it does not change)."""
     items = {p: [{i for i in listed if i in parents} for _, listed in sorted(sets.items())]
-             for p, sets in listing_items(offers).items() if p != root and p in parents and p not in placed}
+             for p, sets in listings.items() if p != root and p in parents and p not in placed}
     views: set[str] = set()
     for _ in range(MAX_ROUNDS):
         live = [c for c in parents if c not in views]
