@@ -39,6 +39,11 @@ class PageItem(scrapy.Item):
     """
 
     url = scrapy.Field()
+    #: the page's parent and depth in the tree: null as the page is crawled (the tree is
+    #: resolved at the end); ``scrapy crawl`` writes them into its local feed files once
+    #: the crawl is finished (:mod:`skeleton.exports.feed`); null for a page that is no node
+    parent = scrapy.Field()
+    depth = scrapy.Field()
     found_from = scrapy.Field()
     found_depth = scrapy.Field()
     title = scrapy.Field()

@@ -60,8 +60,11 @@ def test_concurrency_does_not_change_the_tree_and_exports_agree(serve, tmp_path:
         for link in item["nav_links"]:
             offered.setdefault(link["url"], set()).add(item["url"])
     assert sum(len(v) > 1 for v in offered.values()) > 10
-    # the feed says how a page was found, never a parent that disagrees with the tree
-    assert all("parent" not in item and "depth" not in item and "offers" not in item for item in items)
+    # the feed gives every node the tree's parent and depth (written in once the tree is
+    # resolved); pages that are no node keep null
+    assert all("offers" not in item for item in items)
+    assert {item["url"]: (item["parent"], item["depth"]) for item in items if item["parent"]} == parents
+    assert [item["depth"] for item in items if item["url"] == tree["url"]] == [0]
     assert {item["url"] for item in items} >= set(parents)
     # CSV and text agree with the JSON tree on every page's parent and depth
     rows = list(csv.DictReader(io.StringIO(tree_output(cwd, "csv"))))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -36,7 +37,13 @@ from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.extensions.lifecycle import (BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base,
                                            unfinished_crawls_of)
 from skeleton.spiders.skeleton import BASE_FAILED_STAT
+from skeleton.commands._recorded import text
+from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
+from skeleton.hierarchy.aliases import final_url
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.server import connect
+from skeleton.store.tree import load_hash, stored_aliases
+from skeleton.output import OutputError
 from skeleton.store.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
@@ -164,3 +171,45 @@ class Command(crawl.Command):
         if failure:
             logger.error(failure)
             self.exitcode = 1
+            return
+        self._fill_feeds()
+
+    def _local_feeds(self) -> list[tuple[str, str]]:
+        """(path, format) of the crawl's local feed files that can hold the tree."""
+        assert self.settings is not None
+        feeds = []
+        for uri, options in self.settings.getdict("FEEDS").items():
+            uri, fmt = str(uri), str((options or {}).get("format", ""))
+            parts = urlsplit(uri)
+            path = unquote(parts.path) if parts.scheme == "file" else uri if not parts.scheme or \
+                len(parts.scheme) == 1 else None
+            if path and "%(" not in path and fmt in FEED_FORMATS and Path(path).is_file():
+                feeds.append((path, fmt))
+        return feeds
+
+    def _fill_feeds(self) -> None:
+        """Once this worker has finished the crawl and resolved its tree, write each
+        page's parent and depth into the local feed files (:mod:`skeleton.exports.feed`):
+        the feed then agrees with ``scrapy tree``. A worker that leaves the crawl to
+        others leaves them null."""
+        feeds = self._local_feeds()
+        crawlers = [c for c in self.crawlers if hasattr(c.spider, "crawl_id")]
+        if not feeds or len(crawlers) != 1 or "finished" not in self.reasons:
+            return
+        assert self.settings is not None
+        keys = CrawlKeys(crawlers[0].spider.crawl_id)
+        try:
+            server = connect(self.settings, retries=0)
+            try:
+                meta = {text(k): text(v) for k, v in server.hgetall(keys.meta).items()}
+                if not (meta.get("finish_reason") == "finished" and meta.get("tree_pages")):
+                    logger.info("feeds keep parent and depth null: the crawl's last worker resolves its tree")
+                    return
+                positions = tree_positions(final_url(meta.get("base", ""), stored_aliases(server, keys)),
+                                           load_hash(server, keys.tree))
+            finally:
+                server.close()
+            for path, fmt in feeds:
+                fill_feed(path, fmt, positions)
+        except (*outage.REDIS_ERRORS, OutputError, ValueError) as exc:
+            logger.warning("could not write the tree's parents into the feeds: %s", exc)

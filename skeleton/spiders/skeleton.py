@@ -104,8 +104,8 @@ META_LANG = "skeleton_lang"
 UNPARSABLE_REASON = "links/unparsable"
 #: the fields of the feed items (``-o``/``FEEDS``) by default: what the tree needs;
 #: ``FEED_EXPORT_FIELDS`` chooses others (the pipeline always gets the whole item)
-FEED_FIELDS = ("url", "found_from", "found_depth", "title", "is_navigation", "nav_links", "confidence",
-               "reason", "status")
+FEED_FIELDS = ("url", "parent", "depth", "found_from", "found_depth", "title", "is_navigation", "nav_links",
+               "confidence", "reason", "status")
 #: analysis -> the item field holding its data, exported when the analysis runs
 ANALYSIS_FIELDS = {"wisdom": "blocks", "blocks": "nav_blocks", "schema": "sections"}
 
@@ -337,7 +337,7 @@ class SkeletonSpider(scrapy.Spider):
                        request.url, failure.value, status)
         stats.inc_value("skeleton/failed_pages")
         stats.inc_value(f"skeleton/failed_pages/{status}")
-        yield PageItem(url=canonical(request.url) or request.url,
+        yield PageItem(url=canonical(request.url) or request.url, parent=None, depth=None,
                        found_from=request.meta.get(META_PARENT),
                        found_depth=int(request.meta.get(META_DEPTH) or 0), title="",
                        is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
@@ -366,8 +366,8 @@ class SkeletonSpider(scrapy.Spider):
         # redirected to it are its aliases (skeleton.middlewares.aliases)
         url = canonical(response.url) or canonical(first_url) or response.url
         depth = int(response.meta.get(META_DEPTH, 0))
-        item = PageItem(url=url, found_from=response.meta.get(META_PARENT), found_depth=depth,
-                        title="", is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
+        item = PageItem(url=url, parent=None, depth=None, found_from=response.meta.get(META_PARENT),
+                        found_depth=depth, title="", is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
                         reason=None, nav_blocks=[], evidence={}, offers={}, lang="", aliases=[])
         try:
             requests = self._analyse(response, item)

@@ -1,0 +1,82 @@
+"""The tree's parent and depth written into a crawl's feed files.
+
+A page's parent is chosen once the crawl is done, so the items a crawl exports carry
+``parent`` and ``depth`` as null; when the crawl is finished and its tree resolved,
+``scrapy crawl`` fills them into its local feed files (JSON lines, JSON, CSV) from the
+tree, so the feed, ``scrapy tree`` and every export give every page the same parent.
+A page that is no node of the tree (a later page of a listing, a view, an alias of
+another page) keeps null. Pure: files in, files out (written atomically).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from skeleton.output import write_atomic
+
+__all__ = ["FEED_FORMATS", "tree_positions", "fill_feed"]
+
+#: Scrapy feed formats this fills (others are left as written)
+FEED_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "json", "csv"})
+
+
+def tree_positions(root: str, edges: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str | None, int]]:
+    """URL -> (parent, depth) of every node of the tree (``edges``: child -> ``{"parent",
+    "depth"}`` as stored in ``:tree``; the root has no parent and depth 0)."""
+    positions: dict[str, tuple[str | None, int]] = {root: (None, 0)}
+    for child, edge in edges.items():
+        if isinstance(edge, Mapping) and child != root:
+            positions[child] = (edge.get("parent"), int(edge.get("depth") or 0))
+    return positions
+
+
+def _filled(item: dict[str, Any], positions: Mapping[str, tuple[str | None, int]]) -> dict[str, Any]:
+    if "parent" in item or "depth" in item:
+        parent, depth = positions.get(str(item.get("url")), (None, None))
+        if "parent" in item:
+            item["parent"] = parent
+        if "depth" in item:
+            item["depth"] = depth
+    return item
+
+
+def _json_lines(path: Path, positions: Mapping[str, tuple[str | None, int]]) -> Iterator[str]:
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                yield json.dumps(_filled(json.loads(line), positions), ensure_ascii=False) + "\n"
+
+
+def fill_feed(path: str | Path, fmt: str, positions: Mapping[str, tuple[str | None, int]]) -> int:
+    """Write the tree's parent and depth into the feed file ``path`` of format ``fmt``
+    (its items keep their fields and order); returns the items that are nodes."""
+    path = Path(path)
+    nodes = 0
+    if fmt in ("jsonlines", "jsonl", "jl"):
+        def write(out: IO[str]) -> None:
+            nonlocal nodes
+            for line in _json_lines(path, positions):
+                nodes += json.loads(line).get("depth") is not None
+                out.write(line)
+        write_atomic(path, write)
+    elif fmt == "json":
+        items = [_filled(item, positions) for item in json.loads(path.read_text("utf-8") or "[]")]
+        nodes = sum(item.get("depth") is not None for item in items)
+        write_atomic(path, "[\n" + ",\n".join(json.dumps(i, ensure_ascii=False) for i in items) + "\n]")
+    elif fmt == "csv":
+        with path.open(encoding="utf-8", newline="") as handle:
+            reader = csv.DictReader(handle)
+            fields = list(reader.fieldnames or [])
+            rows = [_filled(dict(row), {url: (parent or "", depth) for url, (parent, depth) in positions.items()})
+                    for row in reader]
+        nodes = sum(row.get("depth") not in (None, "") for row in rows)
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\r\n")
+        writer.writeheader()
+        writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in rows)
+        write_atomic(path, out.getvalue())
+    return nodes
