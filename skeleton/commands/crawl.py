@@ -51,6 +51,14 @@ __all__ = ["Command"]
 logger = logging.getLogger(__name__)
 
 
+def _local_path(uri: str) -> str | None:
+    """The file a feed URI names (a ``file://`` URI or a plain path), else None."""
+    parts = urlsplit(uri)
+    if parts.scheme == "file":
+        return unquote(parts.path)
+    return uri if not parts.scheme or len(parts.scheme) == 1 else None  # a drive letter is a path
+
+
 class OneLine(logging.Filter):
     """Keeps a record's message and drops its traceback: Scrapy's robots.txt
     middleware logs one when a site cannot be reached at all, which the crawl
@@ -136,15 +144,9 @@ class Command(crawl.Command):
         """Every local feed file can be written (Scrapy creates missing directories)."""
         assert self.settings is not None
         for uri in self.settings.getdict("FEEDS"):
-            uri = str(uri)
-            parts = urlsplit(uri)
-            if parts.scheme == "file":
-                path = unquote(parts.path)
-            elif not parts.scheme or len(parts.scheme) == 1:  # a plain path
-                path = uri
-            else:
-                continue  # s3://, ftp://, stdout: ... are the storage's business
-            check_output_option(path, make_dirs=True)
+            path = _local_path(str(uri))
+            if path is not None:  # s3://, ftp://, stdout: ... are the storage's business
+                check_output_option(path, make_dirs=True)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         self.reasons = []
@@ -179,10 +181,7 @@ class Command(crawl.Command):
         assert self.settings is not None
         feeds = []
         for uri, options in self.settings.getdict("FEEDS").items():
-            uri, fmt = str(uri), str((options or {}).get("format", ""))
-            parts = urlsplit(uri)
-            path = unquote(parts.path) if parts.scheme == "file" else uri if not parts.scheme or \
-                len(parts.scheme) == 1 else None
+            path, fmt = _local_path(str(uri)), str((options or {}).get("format", ""))
             if path and "%(" not in path and fmt in FEED_FORMATS and Path(path).is_file():
                 feeds.append((path, fmt))
         return feeds
