@@ -227,6 +227,7 @@ class Scheduler(scheduler.Scheduler):
             logger.warning("could not put back leased requests (%s): their leases expire", exc)
         finally:
             self.server.close()
+            self.pushed = BoundedSet(0)  # the worker resolves the tree next: its memory is free
 
     def flush(self) -> None:
         self.df.clear()
