@@ -59,3 +59,13 @@ def test_every_command_line_of_the_readme_uses_options_its_command_has(tmp_path:
                 assert option in helps[command], (line, option)
             checked += 1
     assert checked >= 8
+
+
+def test_the_readme_accuracy_table_is_generated_from_the_results() -> None:
+    import json
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.readme_table import RESULTS, current_block, render
+
+    assert current_block(README) == render(json.loads(RESULTS.read_text("utf-8")))
