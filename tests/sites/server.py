@@ -29,7 +29,10 @@ from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["SiteHandler", "read_redirects", "serve_forever"]
+__all__ = ["LISTEN_BACKLOG", "SiteHandler", "SiteServer", "read_redirects", "serve_forever"]
+
+#: pending connections the listening socket holds (``socketserver`` keeps 5)
+LISTEN_BACKLOG = 128
 
 REDIRECTS = "_redirects"
 
@@ -108,12 +111,23 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             raise
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A threading server whose listen backlog holds a crawl's connections.
+
+    ``socketserver``'s default backlog is 5: with more concurrent connections than
+    that, the kernel drops the extra SYNs and the client resends them after a second,
+    so a crawl of 8 connections per host would measure the server's backlog, not the
+    crawler."""
+
+    request_queue_size = LISTEN_BACKLOG
+    daemon_threads = True
+
+
 def serve_forever(directory: str | os.PathLike[str], port: int = 8000,
                   bind: str = "127.0.0.1") -> None:
     """Serve ``directory`` on ``bind:port`` until interrupted."""
     handler = functools.partial(SiteHandler, directory=str(directory))
-    with http.server.ThreadingHTTPServer((bind, port), handler) as httpd:
-        httpd.daemon_threads = True
+    with SiteServer((bind, port), handler) as httpd:
         try:
             httpd.serve_forever()
         except KeyboardInterrupt:
