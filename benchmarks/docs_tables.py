@@ -1,0 +1,228 @@
+"""The docs' benchmark tables, generated from ``benchmarks/results/*.json``.
+
+Every table of measured figures in ``README.md`` and ``docs/*.md`` sits between
+``<!-- table:NAME:begin -->`` and ``<!-- table:NAME:end -->``. Each table has one
+renderer below (registered with :func:`table`): it reads the results files the
+benchmark wrote and returns the markdown; the block ends with a line naming the
+files and the command and commit they record. Without options the blocks are
+printed; ``--write`` replaces them in their docs; ``--check`` exits 1 and lists
+the blocks that differ from what the results give (``tests/test_docs.py`` runs the
+same check, so a figure is never typed).
+
+    python benchmarks/docs_tables.py [NAME ...]          # print the blocks
+    python benchmarks/docs_tables.py --write [NAME ...]  # replace them in the docs
+    python benchmarks/docs_tables.py --check             # exit 1 listing the stale blocks
+
+A new table: write its renderer here, run ``--write`` once after putting its two
+markers in the doc.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+COMMAND = "python benchmarks/docs_tables.py --write"
+MARKER = re.compile(r"<!-- table:([\w.-]+):begin -->")
+
+Results = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    doc: str                            # the doc holding the block, relative to ROOT
+    sources: tuple[str, ...]            # results files read, in benchmarks/results
+    render: Callable[..., list[str]]    # the loaded sources -> the block's lines
+    measured_by: str = ""               # the command, for files that do not record it
+
+    def begin(self) -> str:
+        return f"<!-- table:{self.name}:begin -->"
+
+    def end(self) -> str:
+        return f"<!-- table:{self.name}:end -->"
+
+
+TABLES: dict[str, Table] = {}
+
+
+def table(name: str, doc: str, *sources: str, measured_by: str = "") -> Callable:
+    """Register the decorated function as the renderer of table ``name``."""
+    def register(render: Callable[..., list[str]]) -> Callable[..., list[str]]:
+        assert name not in TABLES, name
+        TABLES[name] = Table(name, doc, sources, render, measured_by)
+        return render
+    return register
+
+
+# -- formatting ---------------------------------------------------------------------
+
+def row(*cells: Any) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def head(*names: str) -> list[str]:
+    return [row(*names), "|" + "---|" * len(names)]
+
+
+def f3(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def f2(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def num(value: float | None) -> str:
+    """A figure as the results file rounded it (15.2, 4.55, 20.19)."""
+    return "-" if value is None else f"{value:g}"
+
+
+def span(values: Iterable[float]) -> str:
+    """``lo-hi`` of the values as recorded (one value when equal)."""
+    values = sorted(values)
+    return num(values[0]) if values[0] == values[-1] else f"{num(values[0])}-{num(values[-1])}"
+
+
+def ratio(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
+# -- README.md ------------------------------------------------------------------------
+
+@table("corpus", "README.md", "corpus.json")
+def corpus(results: Results) -> list[str]:
+    """Edge F1 of the skeleton and of the breadth-first crawl tree per corpus site."""
+    sites = results["sites"]
+    sew = {name: site["sew"]["edges"]["all"]["f1"] for name, site in sites.items()}
+    bfs = {name: site["bfs"]["edges"]["all"]["f1"] for name, site in sites.items()}
+    rows = ["| site | edge F1 | breadth-first crawl tree |", "|---|---:|---:|"]
+    rows += [row(name, f3(sew[name]), f3(bfs[name])) for name in sites]
+    rows.append(row("**mean**", f"**{f3(fmean(sew.values()))}**", f3(fmean(bfs.values()))))
+    return rows
+
+
+# -- blocks ------------------------------------------------------------------------------
+
+def load(source: str) -> Results:
+    return json.loads((RESULTS / source).read_text("utf-8"))
+
+
+def provenance(spec: Table, loaded: list[Results]) -> str:
+    """Which files, and the command and commit they record (files recording the same
+    are named together)."""
+    groups: list[tuple[str, list[str]]] = []
+    for source, data in zip(spec.sources, loaded):
+        command = data.get("command") if isinstance(data.get("command"), str) else None
+        commit = data.get("commit") if isinstance(data.get("commit"), str) else None
+        if command and commit:
+            what = f"`{command}` at {commit}"
+        elif command or spec.measured_by:
+            what = f"`{command or spec.measured_by}`; the file records no commit"
+        else:
+            what = "the file records no command or commit"
+        if groups and groups[-1][0] == what:
+            groups[-1][1].append(source)
+        else:
+            groups.append((what, [source]))
+    return "; ".join(", ".join(f"`benchmarks/results/{s}`" for s in sources) + f" ({what})"
+                     for what, sources in groups)
+
+
+def render(name: str) -> str:
+    """The block of table ``name``, markers included."""
+    spec = TABLES[name]
+    loaded = [load(source) for source in spec.sources]
+    lines = [spec.begin(), *spec.render(*loaded), "",
+             f"Generated from {provenance(spec, loaded)} by `{COMMAND}`.", spec.end()]
+    return "\n".join(lines)
+
+
+def blocks(text: str) -> dict[str, str]:
+    """Every ``table:NAME`` block of a doc, markers included, by name."""
+    found = {}
+    for match in MARKER.finditer(text):
+        name = match.group(1)
+        end = f"<!-- table:{name}:end -->"
+        stop = text.find(end, match.end())
+        found[name] = text[match.start():stop + len(end)] if stop >= 0 else text[match.start():match.end()]
+    return found
+
+
+def docs() -> list[Path]:
+    """The docs that may hold tables: README.md and docs/*.md."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def problems() -> list[str]:
+    """Every block that differs from what its results give, is missing, or has no renderer."""
+    out = []
+    seen: dict[str, str] = {}
+    for path in docs():
+        doc = path.relative_to(ROOT).as_posix()
+        text = path.read_text("utf-8")
+        for name, block in blocks(text).items():
+            if text.count(f"<!-- table:{name}:begin -->") > 1:
+                out.append(f"{doc}: table:{name} appears more than once")
+            if name not in TABLES:
+                out.append(f"{doc}: table:{name} has no renderer in benchmarks/docs_tables.py")
+            elif TABLES[name].doc != doc:
+                out.append(f"{doc}: table:{name} belongs in {TABLES[name].doc}")
+            elif block != render(name):
+                out.append(f"{doc}: table:{name} is stale (run {COMMAND} {name})")
+            seen[name] = doc
+    out += [f"{spec.doc}: table:{name} is missing (add its markers, then run {COMMAND} {name})"
+            for name, spec in TABLES.items() if name not in seen]
+    return out
+
+
+def write(names: Iterable[str]) -> list[Path]:
+    """Replace the blocks of ``names`` in their docs; the docs changed."""
+    changed = []
+    for name in names:
+        spec = TABLES[name]
+        path = ROOT / spec.doc
+        text = path.read_text("utf-8")
+        old = blocks(text).get(name)
+        if old is None or not old.endswith(spec.end()):
+            raise SystemExit(f"{spec.doc} has no {spec.begin()} ... {spec.end()} block")
+        new = render(name)
+        if new != old:
+            path.write_text(text.replace(old, new), "utf-8")
+            changed.append(path)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", metavar="NAME", help=f"tables (default: all): {', '.join(TABLES)}")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="replace the blocks in their docs")
+    mode.add_argument("--check", action="store_true", help="exit 1 listing the stale or missing blocks")
+    args = ap.parse_args(argv)
+    unknown = [name for name in args.names if name not in TABLES]
+    if unknown:
+        ap.error(f"unknown table(s): {', '.join(unknown)}")
+    names = args.names or list(TABLES)
+    if args.check:
+        found = [p for p in problems() if not args.names or any(f"table:{n} " in p for n in names)]
+        print("\n".join(found) or f"{len(names)} tables up to date")
+        return 1 if found else 0
+    if args.write:
+        for path in write(names):
+            print(f"wrote {path.relative_to(ROOT)}")
+        return 0
+    print("\n\n".join(render(name) for name in names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
