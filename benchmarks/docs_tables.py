@@ -110,6 +110,26 @@ def corpus(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: term entropy ------------------------------------------------------------
+
+@table("entropy-cost", "docs/guide.md", "entropy_cost.json")
+def entropy_cost(results: Results) -> list[str]:
+    """Seconds per phase summed over the pages, and the entropy cost over the parse."""
+    rows = head("site", "pages", "terms/page", "parse", "terms", "update alone", "scan", "update",
+                "wisdom", "keep", "entropy alone / parse", "entropy + WISDOM / parse")
+    phases = ("parse", "terms", "update_alone", "scan", "update", "wisdom", "keep")
+    for name, r in [*results["sites"].items(), ("all", results["all"])]:
+        alone, both = r["entropy_alone_over_parse"], r["entropy_wisdom_over_parse"]
+        if name == "all":
+            alone, both = f"**{f2(alone)}**", f"**{f2(both)}**"
+        else:
+            alone, both = f2(alone), f2(both)
+        terms = r.get("distinct_terms_per_page")
+        rows.append(row(name, r["pages"], "" if terms is None else f"{terms:.0f}",
+                        *(f2(r[f"{p}_s"]) for p in phases), alone, both))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
