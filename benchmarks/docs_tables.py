@@ -148,6 +148,67 @@ def dupefilter_memory(r: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: Benchmarks ----------------------------------------------------------------
+
+@table("l1-ceiling", "docs/guide.md", "l1_ceiling.json",
+       measured_by="python benchmarks/l1_ceiling.py --fixtures --out benchmarks/results/l1_ceiling.json")
+def l1_ceiling(results: Results) -> list[str]:
+    """The best level-1 edge F1 a crawler hanging the home page's children from it can get."""
+    rows = head("site", "true level-1 pages", "linked from the home page", "best possible L1 edge F1",
+                "true level-1 pages the home page does not link")
+    for name, r in results.items():
+        rows.append(row(name, r["true"], r["linked"], f3(r["f1_ceiling"]),
+                        ", ".join(r["not_linked"]) or "-"))
+    return rows
+
+
+@table("mdbook", "docs/guide.md", "mdbook.json")
+def mdbook(results: Results) -> list[str]:
+    """Offline FINDSKELETON over the Rust books, with and without frames."""
+    rows = head("book", "true pages", "edge F1", "L1 edge F1", "fetched per true page",
+                "edge F1 without frames", "fetched per true page without frames")
+    for name, book in results["books"].items():
+        on, off = book["frames"], book["no_frames"]
+        rows.append(row(name, on["true_pages"], f3(on["edge_f1"]), f3(on["l1_edge_f1"]),
+                        f2(on["fetched_per_true_page"]), f3(off["edge_f1"]),
+                        f2(off["fetched_per_true_page"])))
+    mean = results["mean_edge_f1"]
+    rows.append(row("**mean**", "", f"**{f3(mean['frames'])}**", "", "", f3(mean["no_frames"]), ""))
+    return rows
+
+
+#: The documentation folders of declared_up.json, by the generator that wrote them.
+GENERATORS = {"libffi": "libffi (Texinfo)", "valgrind": "Valgrind (DocBook XSL)",
+              "libxslt": "libxslt API (gtk-doc)"}
+
+
+@table("declared-up", "docs/guide.md", "declared_up.json",
+       measured_by="python benchmarks/declared_up.py --out benchmarks/results/declared_up.json")
+def declared_up(results: Results) -> list[str]:
+    """Offline FINDSKELETON against the tree the pages declare (``rel="up"``)."""
+    rows = head("site (generator)", "true pages", "fetched", "edge F1", "edge P", "edge R", "L1 edge F1")
+    for folder, r in results.items():
+        label = next((g for key, g in GENERATORS.items() if key in folder), folder)
+        rows.append(row(label, r["true_pages"], r["fetched"], f3(r["edge_f1"]), f3(r["edge_p"]),
+                        f3(r["edge_r"]), f3(r["l1_edge_f1"])))
+    return rows
+
+
+@table("detection-cost", "docs/guide.md", "corpus.json")
+def detection_cost(results: Results) -> list[str]:
+    """SEW detection time over lxml parse time, per corpus site (leave-one-out models)."""
+    rows = head("site", "pages", "parse s", "detect s", "detect/parse")
+    sites = results["sites"]
+    for name, r in sites.items():
+        rows.append(row(name, r["pages_timed"], f2(r["parse_seconds"]), f2(r["detect_seconds"]),
+                        f2(ratio(r["detect_seconds"], r["parse_seconds"]))))
+    parse = sum(r["parse_seconds"] for r in sites.values())
+    detect = sum(r["detect_seconds"] for r in sites.values())
+    rows.append(row("all", sum(r["pages_timed"] for r in sites.values()), f2(parse), f2(detect),
+                    f"**{f2(ratio(detect, parse))}**"))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
