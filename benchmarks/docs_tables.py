@@ -209,6 +209,64 @@ def detection_cost(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: WISDOM ----------------------------------------------------------------------
+
+def _overall(results: Results, variant: str) -> dict[str, Any]:
+    """Micro-averaged scores and cost of one variant over every site (as the script's 'all')."""
+    sums = dict.fromkeys(("aw", "ao", "wo", "taw", "tao", "two", "wisdom_s", "parse_s"), 0.0)
+    pages = toc_pages = unlabelled = 0
+    for site in results["sites"].values():
+        v = site["variants"][variant]
+        a, t = v["article_ic"], v["toc_snc"]
+        for key in ("aw", "ao", "wo"):
+            sums[key] += a[key]
+            sums["t" + key] += t[key]
+        sums["wisdom_s"] += v["wisdom_s"]
+        sums["parse_s"] += site["parse_s"]
+        pages += site["pages"]
+        toc_pages += t["pages"]
+        unlabelled += v["toc_on_unlabelled"]
+    return {"pages": pages, "toc_pages": toc_pages, "toc_on_unlabelled": unlabelled,
+            "article_p": ratio(sums["aw"], sums["aw"] + sums["wo"]),
+            "article_r": ratio(sums["aw"], sums["aw"] + sums["ao"]),
+            "toc_p": ratio(sums["taw"], sums["taw"] + sums["two"]),
+            "toc_r": ratio(sums["taw"], sums["taw"] + sums["tao"]),
+            "cost": ratio(sums["wisdom_s"], sums["parse_s"])}
+
+
+@table("wisdom-blocks", "docs/guide.md", "wisdom.json", measured_by="python benchmarks/wisdom_blocks.py")
+def wisdom_blocks(results: Results) -> list[str]:
+    """WISDOM's article and TOC blocks against the generators' markup, default setting."""
+    rows = head("site", "pages", "article P (IC)", "article R (IC)", "TOC pages", "TOC P (SNC)",
+                "TOC R (SNC)", "TOC on unlabelled", "WISDOM/parse (CPU time)")
+    for name, site in results["sites"].items():
+        v = site["variants"]["default"]
+        a, t = v["article_ic"], v["toc_snc"]
+        rows.append(row(name, site["pages"], f3(a["precision"]), f3(a["recall"]), t["pages"],
+                        f3(t["precision"]), f3(t["recall"]), v["toc_on_unlabelled"], f2(v["cost_ratio"])))
+    o = _overall(results, "default")
+    rows.append(row("all", o["pages"], f3(o["article_p"]), f3(o["article_r"]), o["toc_pages"],
+                    f3(o["toc_p"]), f3(o["toc_r"]), o["toc_on_unlabelled"], f"**{f2(o['cost'])}**"))
+    return rows
+
+
+#: The variants of wisdom_blocks.py, as the guide names them.
+WISDOM_VARIANTS = {"default": "default (k = 1, DSTM + 1-CSTM)", "no-cstm": "without 1-CSTM",
+                   "api-zero-missing": '`missing_page="zero"`'}
+
+
+@table("wisdom-variants", "docs/guide.md", "wisdom.json", measured_by="python benchmarks/wisdom_blocks.py")
+def wisdom_variants(results: Results) -> list[str]:
+    """Every variant of the WISDOM benchmark over all its sites."""
+    rows = head("variant", "article P", "article R", "TOC P", "TOC R", "TOC on unlabelled")
+    first = next(iter(results["sites"].values()))
+    for variant in first["variants"]:
+        o = _overall(results, variant)
+        rows.append(row(WISDOM_VARIANTS.get(variant, variant), f3(o["article_p"]), f3(o["article_r"]),
+                        f3(o["toc_p"]), f3(o["toc_r"]), o["toc_on_unlabelled"]))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
