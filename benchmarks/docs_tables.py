@@ -267,6 +267,62 @@ def wisdom_variants(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: navigation objects -----------------------------------------------------------
+
+NAVOBJECTS = "python benchmarks/navobjects.py"
+
+
+@table("navobjects-clustering", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+def navobjects_clustering(results: Results) -> list[str]:
+    """Mean ARI / AMI per page of three clusterings against the labelled blocks."""
+    rows = head("pages of", "CHD-HD (gamma=1)", "CHD (gamma=0)", "CHD-HD, DL as a set of distinct values")
+    order = [name for name in results["clustering"] if name != "fixtures"] + ["fixtures"]
+    for name in order:
+        c = results["clustering"][name]
+        rows.append(row(name, *(f"{f3(c[k]['ari'])} / {f3(c[k]['ami'])}"
+                                for k in ("chd_hd", "chd", "chd_hd_distinct_dl"))))
+    return rows
+
+
+@table("navobjects-classification", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+def navobjects_classification(results: Results) -> list[str]:
+    """Per-hyperlink scores of the block SVM, leave one corpus site out, sites pooled."""
+    rows = head("class", "precision", "recall", "F1", "links")
+    for name, c in results["classification"]["corpus_loo"].items():
+        cells = (f3(c["precision"]), f3(c["recall"]), f3(c["f1"]))
+        if name == "navigation":
+            rows.append(row("**navigation (menu or list)**", *(f"**{v}**" for v in cells), c["links"]))
+        else:
+            rows.append(row(name, *cells, c["links"]))
+    return rows
+
+
+@table("navobjects-sites", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+def navobjects_sites(results: Results) -> list[str]:
+    """Navigation F1 of each held-out site, and of the fixtures (corpus-trained SVM)."""
+    rows = head("held out", "navigation P", "navigation R", "navigation F1")
+    for name, c in results["classification"].items():
+        if name != "corpus_loo":
+            n = c["navigation"]
+            rows.append(row(name, f3(n["precision"]), f3(n["recall"]), f3(n["f1"])))
+    return rows
+
+
+@table("navobjects-skeleton", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+def navobjects_skeleton(results: Results) -> list[str]:
+    """Offline skeleton edge F1 with each detector."""
+    skeleton = results["skeleton"]
+    detectors = list(skeleton["mean"])
+    rows = head("site", *detectors)
+    for name, r in skeleton.items():
+        if name != "mean":
+            rows.append(row(name, *(f3(r[d]["edge_f1"]) for d in detectors)))
+    best = max(detectors, key=lambda d: skeleton["mean"][d])
+    rows.append(row("**mean**", *(f"**{f3(skeleton['mean'][d])}**" if d == best else f3(skeleton["mean"][d])
+                                  for d in detectors)))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
