@@ -42,7 +42,7 @@ class Table:
     doc: str                            # the doc holding the block, relative to ROOT
     sources: tuple[str, ...]            # results files read, in benchmarks/results
     render: Callable[..., list[str]]    # the loaded sources -> the block's lines
-    measured_by: str = ""               # the command, for files that do not record it
+    measured_by: str = ""               # how the files were made, when they do not record it
 
     def begin(self) -> str:
         return f"<!-- table:{self.name}:begin -->"
@@ -82,8 +82,13 @@ def f2(value: float | None) -> str:
 
 
 def num(value: float | None) -> str:
-    """A figure as the results file rounded it (15.2, 4.55, 20.19)."""
-    return "-" if value is None else f"{value:g}"
+    """A figure as the results file rounded it, with one decimal at least (15.2, 4.55, 9.0)."""
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    text = f"{value:.2f}"
+    return text[:-1] if text.endswith("0") else text
 
 
 def span(values: Iterable[float]) -> str:
@@ -133,7 +138,7 @@ def entropy_cost(results: Results) -> list[str]:
 # -- docs/guide.md: the dupefilter ------------------------------------------------------------
 
 @table("dupefilter-memory", "docs/guide.md", "dupefilter_memory.json",
-       measured_by="python benchmarks/dupefilter_memory.py")
+       measured_by="`python benchmarks/dupefilter_memory.py`")
 def dupefilter_memory(r: Results) -> list[str]:
     """Redis memory of the two dupefilters after the same URLs."""
     rows = head("dupefilter", "URLs pushed", "MEMORY USAGE, bytes", "MiB", "push time",
@@ -151,7 +156,7 @@ def dupefilter_memory(r: Results) -> list[str]:
 # -- docs/guide.md: Benchmarks ----------------------------------------------------------------
 
 @table("l1-ceiling", "docs/guide.md", "l1_ceiling.json",
-       measured_by="python benchmarks/l1_ceiling.py --fixtures --out benchmarks/results/l1_ceiling.json")
+       measured_by="`python benchmarks/l1_ceiling.py --fixtures --out benchmarks/results/l1_ceiling.json`")
 def l1_ceiling(results: Results) -> list[str]:
     """The best level-1 edge F1 a crawler hanging the home page's children from it can get."""
     rows = head("site", "true level-1 pages", "linked from the home page", "best possible L1 edge F1",
@@ -183,7 +188,7 @@ GENERATORS = {"libffi": "libffi (Texinfo)", "valgrind": "Valgrind (DocBook XSL)"
 
 
 @table("declared-up", "docs/guide.md", "declared_up.json",
-       measured_by="python benchmarks/declared_up.py --out benchmarks/results/declared_up.json")
+       measured_by="`python benchmarks/declared_up.py --out benchmarks/results/declared_up.json`")
 def declared_up(results: Results) -> list[str]:
     """Offline FINDSKELETON against the tree the pages declare (``rel="up"``)."""
     rows = head("site (generator)", "true pages", "fetched", "edge F1", "edge P", "edge R", "L1 edge F1")
@@ -234,7 +239,7 @@ def _overall(results: Results, variant: str) -> dict[str, Any]:
             "cost": ratio(sums["wisdom_s"], sums["parse_s"])}
 
 
-@table("wisdom-blocks", "docs/guide.md", "wisdom.json", measured_by="python benchmarks/wisdom_blocks.py")
+@table("wisdom-blocks", "docs/guide.md", "wisdom.json", measured_by="`python benchmarks/wisdom_blocks.py`")
 def wisdom_blocks(results: Results) -> list[str]:
     """WISDOM's article and TOC blocks against the generators' markup, default setting."""
     rows = head("site", "pages", "article P (IC)", "article R (IC)", "TOC pages", "TOC P (SNC)",
@@ -255,7 +260,7 @@ WISDOM_VARIANTS = {"default": "default (k = 1, DSTM + 1-CSTM)", "no-cstm": "with
                    "api-zero-missing": '`missing_page="zero"`'}
 
 
-@table("wisdom-variants", "docs/guide.md", "wisdom.json", measured_by="python benchmarks/wisdom_blocks.py")
+@table("wisdom-variants", "docs/guide.md", "wisdom.json", measured_by="`python benchmarks/wisdom_blocks.py`")
 def wisdom_variants(results: Results) -> list[str]:
     """Every variant of the WISDOM benchmark over all its sites."""
     rows = head("variant", "article P", "article R", "TOC P", "TOC R", "TOC on unlabelled")
@@ -269,7 +274,7 @@ def wisdom_variants(results: Results) -> list[str]:
 
 # -- docs/guide.md: navigation objects -----------------------------------------------------------
 
-NAVOBJECTS = "python benchmarks/navobjects.py"
+NAVOBJECTS = "`python benchmarks/navobjects.py`"
 
 
 @table("navobjects-clustering", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
@@ -323,6 +328,53 @@ def navobjects_skeleton(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: throughput -------------------------------------------------------------------
+
+THROUGHPUT_SETS = ("c1", "c1-d200", "c4", "c4-large", "c1-poll0.2", "c1-busy", "c4-busy")
+THROUGHPUT = "`python benchmarks/throughput.py` with the options each file records"
+
+
+def _loads(runs: list[dict]) -> str:
+    return span(load for r in runs for load in r["load_avg_1min"])
+
+
+@table("throughput", "docs/guide.md", *(f"throughput-{s}.json" for s in THROUGHPUT_SETS),
+       measured_by=THROUGHPUT)
+def throughput(*files: Results) -> list[str]:
+    """Medians per worker count of every set of runs (one file each)."""
+    rows = head("set (file)", "site pages (crawled)", "delay", "in flight per worker", "load",
+                "workers", "pages/s", "speedup", "Redis commands/page", "worker CPU ms/page")
+    for name, r in zip(THROUGHPUT_SETS, files):
+        crawled = span(run["pages"] for run in r["runs"])
+        label = f"`{name}`" + "".join(f", `{s}`" for s in r["settings"])
+        first = True
+        for workers, m in r["median"].items():
+            cells = ((label, f"{r['site_pages']} ({crawled})", f"{r['delay_ms']:g} ms",
+                      r["concurrency"], _loads(r["runs"])) if first else ("",) * 5)
+            rows.append(row(*cells, workers, num(m["pages_per_s"]), f2(m["speedup"]),
+                            num(m["redis_commands_per_page"]), num(m["worker_cpu_ms_per_page"])))
+            first = False
+    return rows
+
+
+@table("throughput-wide", "docs/guide.md", "throughput-c1-wide.json",
+       measured_by="`python benchmarks/throughput.py --concurrency 1 --sections 12 --categories 14 "
+                   "--repeat 3 --out benchmarks/results/throughput-c1-wide.json`")
+def throughput_wide(r: Results) -> list[str]:
+    """Every run of one set: pages/s per run, the median speedup."""
+    rows = head("workers", "pages crawled", "pages/s (each run)", "speedup (median)",
+                "Redis commands/page", "worker CPU ms/page", "load", "same tree as the first run")
+    for workers, m in r["median"].items():
+        runs = [run for run in r["runs"] if str(run["workers"]) == workers]
+        same = [run.get("same_tree_as_first_run", True) for run in runs]
+        rows.append(row(workers, span(run["pages"] for run in runs),
+                        " / ".join(num(run["pages_per_s"]) for run in runs), f2(m["speedup"]),
+                        span(run["redis_commands_per_page"] for run in runs),
+                        span(run["worker_cpu_ms_per_page"] for run in runs), _loads(runs),
+                        "yes" if all(same) else "NO"))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
@@ -338,8 +390,10 @@ def provenance(spec: Table, loaded: list[Results]) -> str:
         commit = data.get("commit") if isinstance(data.get("commit"), str) else None
         if command and commit:
             what = f"`{command}` at {commit}"
-        elif command or spec.measured_by:
-            what = f"`{command or spec.measured_by}`; the file records no commit"
+        elif command:
+            what = f"`{command}`; no commit recorded"
+        elif spec.measured_by:
+            what = f"{spec.measured_by}; no commit recorded"
         else:
             what = "the file records no command or commit"
         if groups and groups[-1][0] == what:
