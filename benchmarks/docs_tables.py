@@ -375,6 +375,35 @@ def throughput_wide(r: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: template detection -----------------------------------------------------------
+
+@table("template-loads", "docs/guide.md", "template.json")
+def template_loads(results: Results) -> list[str]:
+    """Page loads per key page and template checks, per site."""
+    rows = [f"Bar: {results['bar']}: **{results['pass']}**.", ""]
+    rows += head("site", "group", "mean pages loaded (n = 3)", "max", "3-CS found",
+                 "pages found sharing the key's template", "baseline: first 30 links sharing it",
+                 "control: other home pages judged the same")
+    for name, s in results["sites"].items():
+        rows.append(row(name, s["group"], num(s["mean_loaded"]), s["max_loaded"], s["complete"],
+                        f"{s['same_template']} of {s['found']}",
+                        f"{s['baseline'][0]} of {s['baseline'][1]}",
+                        f"{s['control'][0]} of {s['control'][1]}"))
+    return rows
+
+
+@table("template-menu", "docs/guide.md", "template.json")
+def template_menu(results: Results) -> list[str]:
+    """Offline skeleton edge F1 with and without the template menu."""
+    rows = head("site", "group", "edge F1", "with template menu", "menu links", "pages fetched (with menu)")
+    for name, s in results["sites"].items():
+        if "edge_f1_default" in s:
+            plain, menu = s["edge_f1_default"], s["edge_f1_with_menu"]
+            rows.append(row(name, s["group"], f"{plain['f1']:.4f}", f"{menu['f1']:.4f}", len(s["menu"]),
+                            f"{plain['fetched']} ({menu['fetched']})"))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:
