@@ -14,11 +14,17 @@ time of each phase of the crawl's per-page work, as the middlewares run it:
   compressing the page for ``scrapy informative`` (``pack_page``).
 
 Each figure is the best of ``--repeat`` runs (a fresh crawl id each run, so every
-update really counts its page). Also checks that a page's update is one round trip
-(one EVALSHA) whatever the vocabulary size. Linked pages' terms (one pipelined
-HMGET per page in the crawl) are not measured.
+update really counts its page). Every page is counted with its own script call, as
+the crawl does with WISDOM (without it, the crawl counts its waiting pages in one
+call per batch). Also checks that one page's update is one round trip (one EVALSHA)
+whatever the vocabulary size. Linked pages' terms (one pipelined HMGET per page in
+the crawl) are not measured.
 
-    python benchmarks/entropy_cost.py [--corpus] [--per-site N] [--repeat R]
+The results are printed as JSON; with ``--write`` they also go, with the commit and
+the command line, to ``benchmarks/results/entropy_cost.json`` (the guide's table is
+generated from it by ``benchmarks/docs_tables.py``).
+
+    python benchmarks/entropy_cost.py [--corpus] [--per-site N] [--repeat R] [--write]
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.corpus import FIXTURES, corpus_sites  # noqa: E402
+from benchmarks.corpus import FIXTURES, commit, corpus_sites  # noqa: E402
 from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
 from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
 from skeleton.middlewares.informative import pack_page  # noqa: E402
@@ -42,6 +48,7 @@ from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.wisdom import informative_blocks  # noqa: E402
 from skeleton.wisdom.page import scan_page  # noqa: E402
 
+RESULTS = ROOT / "benchmarks" / "results" / "entropy_cost.json"
 PHASES = ("parse", "terms", "update_alone", "scan", "update", "wisdom", "keep")
 URL = "http://127.0.0.1:8000/site/page.html"
 
@@ -101,6 +108,7 @@ def main() -> None:
     ap.add_argument("--corpus", action="store_true", help="add the installed corpus sites")
     ap.add_argument("--per-site", type=int, default=300, help="corpus pages per site")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--write", action="store_true", help=f"also write {RESULTS.relative_to(ROOT)}")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="skeleton-entropy-bench-"))
     server = connect({"SKELETON_DATA_DIR": str(work)})
@@ -139,6 +147,13 @@ def main() -> None:
         server.close()
     json.dump(results, sys.stdout, indent=1)
     sys.stdout.write("\n")
+    if args.write:
+        command = " ".join(["python benchmarks/entropy_cost.py", *sys.argv[1:]])
+        sites = {k: v for k, v in results.items() if k not in ("all", "round_trips_per_page")}
+        out = {"commit": commit(), "command": command, "sites": sites, "all": results["all"],
+               "round_trips_per_page": results["round_trips_per_page"]}
+        RESULTS.write_text(json.dumps(out, indent=1) + "\n")
+        print(f"wrote {RESULTS}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The documentation a user reads matches the code: the settings reference names
 every SKELETON_* setting the code reads; the README stays short, and its commands
 run as written (the quick start against a local fixture site, every other command
-line checked against the command's --help)."""
+line checked against the command's --help); every benchmark table is the one
+benchmarks/docs_tables.py renders from benchmarks/results, and is where it belongs."""
 from __future__ import annotations
 
 import re
@@ -61,11 +62,40 @@ def test_every_command_line_of_the_readme_uses_options_its_command_has(tmp_path:
     assert checked >= 8
 
 
-def test_the_readme_accuracy_table_is_generated_from_the_results() -> None:
-    import json
+def _docs_tables():  # type: ignore[no-untyped-def]
     import sys
 
-    sys.path.insert(0, str(ROOT))
-    from benchmarks.readme_table import RESULTS, current_block, render
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from benchmarks import docs_tables
 
-    assert current_block(README) == render(json.loads(RESULTS.read_text("utf-8")))
+    return docs_tables
+
+
+def test_every_table_block_of_the_docs_is_what_the_committed_results_give() -> None:
+    tables = _docs_tables()
+    checked = 0
+    for path in tables.docs():
+        doc = path.relative_to(ROOT).as_posix()
+        for name, block in tables.blocks(path.read_text("utf-8")).items():
+            assert name in tables.TABLES, f"{doc}: table:{name} has no renderer in benchmarks/docs_tables.py"
+            assert tables.TABLES[name].doc == doc, f"table:{name} belongs in {tables.TABLES[name].doc}"
+            assert block == tables.render(name), (
+                f"{doc}: table:{name} differs from benchmarks/results (python benchmarks/docs_tables.py --write)")
+            checked += 1
+    assert checked >= len(tables.TABLES)
+
+
+def test_every_benchmark_table_has_its_block_in_its_doc() -> None:
+    tables = _docs_tables()
+    assert "corpus" in tables.TABLES
+    for name, spec in tables.TABLES.items():
+        text = (ROOT / spec.doc).read_text("utf-8")
+        assert text.count(spec.begin()) == 1 and text.count(spec.end()) == 1, \
+            f"{spec.doc} must hold table:{name} once, between its markers"
+        assert text.index(spec.begin()) < text.index(spec.end())
+
+
+def test_docs_tables_check_exits_zero_when_the_docs_are_current(capsys) -> None:
+    assert _docs_tables().main(["--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
