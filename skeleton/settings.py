@@ -54,12 +54,14 @@ SKELETON_REDIS_BACKOFF_MAX = 8.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 # The crawl's start and end in Redis (reset or resume, run budget, tree and finish);
-# a progress line every SKELETON_PROGRESS_INTERVAL seconds (0: none) and a summary at
-# the end, instead of Scrapy's once-a-minute LogStats line.
+# a progress line every SKELETON_PROGRESS_INTERVAL seconds (0: none; a live bar
+# instead when Scrapy logs to a terminal, unless SKELETON_PROGRESS_BAR is False) and
+# a summary at the end, instead of Scrapy's once-a-minute LogStats line.
 EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500,
               "skeleton.extensions.progress.CrawlProgress": 510,
               "scrapy.extensions.logstats.LogStats": None}
 SKELETON_PROGRESS_INTERVAL = 5.0
+SKELETON_PROGRESS_BAR = True
 # INFO: progress, warnings and the summary; items are logged at DEBUG only.
 LOG_LEVEL = "INFO"
 
