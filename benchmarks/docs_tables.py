@@ -115,6 +115,37 @@ def corpus(results: Results) -> list[str]:
     return rows
 
 
+@table("costs", "README.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json")
+def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) -> list[str]:
+    """The default crawl's cost, one figure per benchmark, with the command that measures it."""
+    rows = head("command", "figure")
+    sites = lean["sites"]
+    parts = []
+    for name, site in sites.items():
+        med = site["median"]
+        verdict = "" if site["pass"] else f"; bar {lean['bar']}x not met"
+        parts.append(f"{name} {f2(site['wall_ratio'])}x ({num(med['skeleton']['wall_s'])} s against "
+                     f"{num(med['plain']['wall_s'])} s{verdict})")
+    rows.append(row(f"`{lean['command']}`", "wall time over a plain Scrapy spider: " + "; ".join(parts)))
+    run = redis_cost["runs"][0]
+    rows.append(row(f"`{redis_cost['command']}`",
+                    f"{run['bytes_per_page']:,} B of Redis per page, {run['round_trips_per_page']} round trips "
+                    f"per page ({run['site']})"))
+    summary, crawl = scale["summary"], scale["run"]
+    rows.append(row(f"`{scale['command']}`",
+                    f"{scale['pages']:,} pages in {crawl['wall_s'] / 60:.0f} min; worker RSS "
+                    f"{summary['rss_first_checkpoint_mb']:.0f} MB at the first checkpoint, "
+                    f"{summary['rss_crawl_end_mb']:.0f} MB at the end of the crawl, "
+                    f"{summary['rss_peak_mb']:.0f} MB at most; Redis {summary['redis_slope_bytes_per_page']:,} B "
+                    "per page (slope)"))
+    q = quiet["run"]
+    rows.append(row(f"`{quiet['command']}`",
+                    f"{q['pages']} pages ({q['site']}): {q['stderr_bytes'] / 1000:.1f} KB of stderr, progress "
+                    f"at most {num(q['longest_gap_s'])} s apart, "
+                    f"{'the summary last' if q['last_line_is_summary'] else 'the summary NOT last'}"))
+    return rows
+
+
 # -- docs/guide.md: term entropy ------------------------------------------------------------
 
 @table("entropy-cost", "docs/guide.md", "entropy_cost.json")
