@@ -57,6 +57,7 @@ import json
 import logging
 import struct
 from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 import redis
@@ -73,6 +74,7 @@ from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_respo
 from skeleton.store.entropy import snapshot, term_entropies, term_weights
 from skeleton.store.keys import CrawlKeys, entropy_bucket, url_id
 from skeleton.store.scheduler import flush_requested
+from skeleton.store.writes import Write, submit
 from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
 
@@ -422,21 +424,27 @@ class EntropyMiddleware:
         else:
             self._inc("duplicates")
 
-    def flush(self) -> None:
-        """Count the pages waiting, in one round trip (on the scheduler's
-        ``flush_requested``, before it acknowledges their leases, and at close)."""
+    def flush(self, writes: list[Write] | None = None) -> None:
+        """Count the pages waiting, in one round trip: on the scheduler's
+        ``flush_requested`` (handed to its exchange in ``writes``, counted before it
+        acknowledges their leases), when a batch is full and at close (at once)."""
         waiting, self.waiting = self.waiting, []
         if not waiting or outage.is_down(self.crawler):
             return
-        try:
-            counted = self.store.count_pages(waiting)
-        except redis.RedisError as exc:
-            logger.warning("could not count the terms of %d pages: %s", len(waiting), exc)
-            self._inc("errors")
-            outage.redis_failed(self.crawler, exc, "counting the pages' terms")
-            return
+        submit(Write(partial(self.store.count_pages, waiting), partial(self._flushed, waiting),
+                     partial(self._not_counted, len(waiting))), writes)
+
+    def _flushed(self, waiting: list[tuple[str, Mapping[str, int]]], counted: list[bool]) -> None:
         for done, (_, counts) in zip(counted, waiting):
             self._counted(done, len(counts))
+
+    def _not_counted(self, pages: int, exc: Exception) -> None:
+        if not isinstance(exc, redis.RedisError):
+            logger.error("could not count the terms of %d pages: %r", pages, exc, exc_info=exc)
+            return
+        logger.warning("could not count the terms of %d pages: %s", pages, exc)
+        self._inc("errors")
+        outage.redis_failed(self.crawler, exc, "counting the pages' terms")
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         assert self.crawler.stats is not None

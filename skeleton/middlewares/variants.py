@@ -40,6 +40,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 import redis
@@ -53,6 +54,7 @@ from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_respon
 from skeleton.store.keys import CrawlKeys, url_id
 from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect
+from skeleton.store.writes import Write, submit
 from skeleton.sew.urls import canonical
 from skeleton.urlrules.actions import action_path
 from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, compare_variants, content_fingerprint,
@@ -150,27 +152,40 @@ class UrlVariantsMiddleware:
             if len(self.waiting) >= MAX_PAGES_WAITING:
                 self.flush()
 
-    def flush(self) -> None:
+    def flush(self, writes: list[Write] | None = None) -> None:
         """Compare the pages waiting with their variants, in two round trips: their
         fingerprints are stored and their variants' read (one pipeline), then the
         votes, aliases and waiting entries written (another). Run on the
-        scheduler's ``flush_requested``, before it acknowledges the pages' leases,
-        every ``MAX_PAGES_WAITING`` pages and at close. The pages of one batch see
-        each other's fingerprints, as if fetched one after the other."""
+        scheduler's ``flush_requested`` (handed to its exchange in ``writes``,
+        before it acknowledges the pages' leases), and at once every
+        ``MAX_PAGES_WAITING`` pages and at close. The pages of one batch see each
+        other's fingerprints, as if fetched one after the other."""
         waiting, self.waiting = self.waiting, []
         aliases, self.aliases = self.aliases, {}
         if not (waiting or aliases) or outage.is_down(self.crawler):
             return
-        try:
-            self._compare(waiting, aliases)
-        except redis.RedisError as exc:
-            self._error(f"compare {len(waiting)} pages with their variants", exc)
-        except Exception as exc:  # optional analysis never costs a page
-            self._failed(waiting[0][0] if waiting else next(iter(aliases)), exc)
+        submit(Write(partial(self._compare, waiting, aliases), self._compared,
+                     partial(self._not_compared, waiting, aliases)), writes)
 
-    def _compare(self, pages: list[tuple[str, str]], stripped: dict[str, str]) -> None:
+    def _compared(self, found: tuple[int, int]) -> None:
+        votes, duplicates = found
+        if votes:
+            self._inc("votes", votes)
+            self.read_at = float("-inf")  # reread the rules before the next links go out
+        if duplicates:
+            self._inc("duplicates", duplicates)
+
+    def _not_compared(self, pages: list[tuple[str, str]], stripped: dict[str, str], exc: Exception) -> None:
+        if isinstance(exc, redis.RedisError):
+            self._error(f"compare {len(pages)} pages with their variants", exc)
+        else:  # optional analysis never costs a page
+            self._failed(pages[0][0] if pages else next(iter(stripped)), exc)
+
+    def _compare(self, pages: list[tuple[str, str]], stripped: dict[str, str]) -> tuple[int, int]:
         """Compare ``pages`` ((URL, fingerprint)) with their variants and record the
-        aliases of the requests ``stripped`` (URL -> cleaned URL) with the findings."""
+        aliases of the requests ``stripped`` (URL -> cleaned URL) with the findings.
+        Redis and pure functions only (it runs on the scheduler's I/O thread): returns
+        the votes cast and the duplicates found."""
         candidates = [[c.url for c in variant_candidates(url)] for url, _ in pages]
         replies: list[Any] = []
         if pages:
@@ -205,11 +220,7 @@ class UrlVariantsMiddleware:
             pipe.hset(self.keys.aliases, mapping={**stripped, **duplicates})
         if len(pipe):
             pipe.execute()
-        if votes:
-            self._inc("votes", sum(votes.values()))
-            self.read_at = float("-inf")  # reread the rules before the next links go out
-        if duplicates:
-            self._inc("duplicates", len(duplicates))
+        return sum(votes.values()), len(duplicates)
 
     def _read_rules(self) -> None:
         now = time.monotonic()

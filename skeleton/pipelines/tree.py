@@ -31,6 +31,8 @@ pages' leases not acknowledged, so a later worker crawls them again.
 """
 from __future__ import annotations
 
+import logging
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
@@ -41,6 +43,7 @@ from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import flush_requested
 from skeleton.store.server import connect, run_pipeline
 from skeleton.store.tree import pack_record
+from skeleton.store.writes import Write, submit
 from skeleton.hierarchy.offers import MAX_OFFERS, origin_of, pack_offer
 from skeleton.hierarchy.resolve import FAILED_REASON
 
@@ -49,6 +52,8 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 __all__ = ["TreePipeline", "OFFER_SCRIPT", "page_record", "page_stored"]
+
+logger = logging.getLogger(__name__)
 
 #: Signal (``fetched=``) sent after a page analysed is stored: ``fetched`` is the
 #: crawl's count of pages analysed, over every worker (``:meta`` ``fetched``).
@@ -183,18 +188,24 @@ class TreePipeline:
             self.flush()
         return item
 
-    def flush(self) -> None:
+    def flush(self, writes: list[Write] | None = None) -> None:
         """Store the items waiting, in one round trip (a pipeline of the script):
-        on the scheduler's ``flush_requested``, before it acknowledges their pages'
-        leases, and at close. On a Redis failure the outage is declared once; the
-        items are not stored and their leases stay unacknowledged, so a later
-        worker crawls their pages again."""
+        on the scheduler's ``flush_requested`` (handed to its exchange in
+        ``writes``, written before it acknowledges their pages' leases) and at close
+        (at once). On a Redis failure the outage is declared once; the items are
+        not stored and their leases stay unacknowledged, so a later worker crawls
+        their pages again."""
         waiting, self.waiting = self.waiting, []
         if not waiting:
             return
         if outage.is_down(self.crawler):
             self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", len(waiting))
             return
+        submit(Write(partial(self._store, waiting), self._stored, partial(self._not_stored, len(waiting))),
+               writes)
+
+    def _store(self, waiting: list[tuple[dict[str, str], list[Any]]]) -> list[Any]:
+        """Write ``waiting`` (Redis only: runs on the scheduler's I/O thread)."""
         keys = [self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed]
 
         def fill(pipe: Any) -> None:
@@ -203,18 +214,22 @@ class TreePipeline:
                     pipe.hset(self.keys.aliases, mapping=aliases)
                 pipe.evalsha(self.script.sha, len(keys), *keys, *args)
 
-        try:
-            results = run_pipeline(self.server, fill, [OFFER_SCRIPT])
-        except outage.REDIS_ERRORS as exc:
-            # declared once (one error line); the items are not stored, like the
-            # items still in flight, and their pages' leases stay unacknowledged
-            outage.redis_down(self.crawler, exc, "storing pages")
-            self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", len(waiting))
-            return
+        return run_pipeline(self.server, fill, [OFFER_SCRIPT])
+
+    def _stored(self, results: list[Any]) -> None:
         for result in results:
             if isinstance(result, list) and len(result) == 2 and result[1]:
                 # a page analysed (0 for a failed one)
                 self.crawler.signals.send_catch_log(page_stored, fetched=int(result[1]))
+
+    def _not_stored(self, count: int, exc: Exception) -> None:
+        self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", count)
+        if isinstance(exc, outage.REDIS_ERRORS):
+            # declared once (one error line); the items are not stored, like the
+            # items still in flight, and their pages' leases stay unacknowledged
+            outage.redis_down(self.crawler, exc, "storing pages")
+        else:
+            logger.error("could not store %d pages: %r", count, exc, exc_info=exc)
 
     def close_spider(self) -> None:
         try:

@@ -41,6 +41,7 @@ import logging
 import os
 import secrets
 import socket
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import psutil
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     import redis
     from scrapy import Spider
 
-__all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "LeasedFifoQueue",
+__all__ = ["LEASE_META", "DEAD_LETTER_MAX", "REQUEST_CLASSES", "Exchange", "LeasedFifoQueue",
            "decode_entry", "request_finished", "new_worker_id", "dead_local_worker", "workers_alive"]
 
 logger = logging.getLogger(__name__)
@@ -292,6 +293,17 @@ def workers_alive(server: redis.Redis, keys: CrawlKeys, lease_seconds: float) ->
     return int(server.zcount(keys.workers, now - int(lease_seconds * 1000), "+inf"))
 
 
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One round trip of :meth:`LeasedFifoQueue.exchange`: the ``pushes`` (entry,
+    lease, dupefilter arguments), the leases ``acks`` acknowledged and the lease ids
+    ``ids`` of the entries leased."""
+
+    pushes: list[tuple[str, str, list[str | int]]]
+    acks: list[str]
+    ids: list[str]
+
+
 class LeasedFifoQueue(Base):
     """FIFO queue with leases. Needs the skeleton spider (its ``crawl_id``); settings:
     ``SKELETON_LEASE_TIMEOUT`` (seconds a lease lives without a heartbeat, 60)."""
@@ -356,11 +368,28 @@ class LeasedFifoQueue(Base):
         """One round trip (a pipeline): push ``pushes`` (entry, lease, dupefilter
         mode and arguments: :meth:`entry`, :data:`PUSH_MANY`), acknowledge the leases
         ``acks`` and lease up to ``pop`` entries. Returns whether each push was new
-        and the leased requests (a bad entry goes to the dead letters)."""
+        and the leased requests (a bad entry goes to the dead letters).
+        :meth:`prepare`, :meth:`send` and :meth:`receive` in a row."""
+        plan = self.prepare(pushes, acks, pop)
+        if plan is None:
+            return [], []
+        return self.receive(plan, self.send(plan))
+
+    def prepare(self, pushes: list[tuple[str, str, list[str | int]]], acks: list[str],
+                pop: int) -> Exchange | None:
+        """The exchange of :meth:`exchange`, ready to :meth:`send` (None: nothing to
+        send). Only the leases this worker holds are acknowledged."""
         acks = [lease for lease in acks if lease in self.held]
         ids = [f"{self.worker}:{next(self._serial)}" for _ in range(max(0, pop))]
         if not (pushes or acks or ids):
-            return [], []
+            return None
+        return Exchange(list(pushes), acks, ids)
+
+    def send(self, plan: Exchange) -> list[Any]:
+        """Send ``plan`` in one pipeline; Redis' replies. Touches nothing but the
+        Redis client (thread-safe): it may run on another thread than the queue's
+        other methods. Raises Redis' errors."""
+        pushes, acks, ids = plan.pushes, plan.acks, plan.ids
 
         def fill(pipe: Any) -> None:
             if pushes:
@@ -374,18 +403,24 @@ class LeasedFifoQueue(Base):
             if ids:
                 pipe.evalsha(self._pop_many.sha, 3, *self._lease_keys, self.lease_ms, *ids)
 
-        results = run_pipeline(self.server, fill,
-                               [s.script for s in (self._push_many, self._ack, self._pop_many)])
-        pushed = [bool(flag) for flag in results.pop(0)] if pushes else []
-        for _, lease, _ in pushes:
+        return run_pipeline(self.server, fill,
+                            [s.script for s in (self._push_many, self._ack, self._pop_many)])
+
+    def receive(self, plan: Exchange, results: list[Any]) -> tuple[list[bool], list[Request]]:
+        """What :meth:`exchange` returns, from the ``results`` of :meth:`send`
+        (on the queue's own thread: the leases held are updated)."""
+        results = list(results)
+        pushed = [bool(flag) for flag in results.pop(0)] if plan.pushes else []
+        for _, lease, _ in plan.pushes:
             self.held.pop(lease, None)
-        if acks:
+        if plan.acks:
             done = int(results.pop(0))
-            for lease in acks:
+            for lease in plan.acks:
                 self.held.pop(lease, None)
-            if done < len(acks):
-                self.stats.inc_value("skeleton/leases/lost", len(acks) - done)
-        leased = (self._leased(lease, data) for lease, data in zip(ids, results.pop(0) if ids else []))
+            if done < len(plan.acks):
+                self.stats.inc_value("skeleton/leases/lost", len(plan.acks) - done)
+        leased = (self._leased(lease, data)
+                  for lease, data in zip(plan.ids, results.pop(0) if plan.ids else []))
         return pushed, [request for request in leased if request is not None]
 
     def _leased(self, lease: str, data: bytes | str) -> Request | None:

@@ -37,6 +37,7 @@ import importlib
 import logging
 import time
 from collections import OrderedDict, deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import Request, signals
@@ -46,8 +47,9 @@ from scrapy_redis import defaults, scheduler
 from twisted.internet.task import LoopingCall
 
 from skeleton.store import outage
-from skeleton.store.queue import LEASE_META, LeasedFifoQueue, request_finished, workers_alive
+from skeleton.store.queue import LEASE_META, Exchange, LeasedFifoQueue, request_finished, workers_alive
 from skeleton.store.server import connect
+from skeleton.store.writes import Write
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -72,11 +74,20 @@ DEFAULT_SEEN_CACHE = 100_000
 DEFAULT_FLUSH_INTERVAL = 0.25
 #: Pushes kept waiting at most (a page with thousands of links writes them at once).
 MAX_OUTBOX = 2000
-#: Signal sent before a worker acknowledges leases: components that keep a page's
-#: writes for a batch (the tree pipeline, the entropy middleware) write them now.
+#: Signal (``writes=``, a list) sent before a worker acknowledges leases: components
+#: that keep pages' writes for a batch (the tree pipeline, the entropy and URL-variants
+#: middlewares) append a :class:`skeleton.store.writes.Write` to ``writes``, sent on the
+#: I/O thread before the acknowledgements; a receiver given no list writes at once.
 flush_requested = object()
 FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
                "are alive and share its queue and dupefilter")
+
+
+def _call_in_reactor(function: Any, *args: Any) -> None:
+    """``function(*args)`` on the reactor's thread (from the I/O thread)."""
+    from twisted.internet import reactor  # the reactor Scrapy installed
+
+    reactor.callFromThread(function, *args)  # type: ignore[attr-defined]
 
 
 def check_settings(settings: BaseSettings) -> None:
@@ -140,6 +151,12 @@ class Scheduler(scheduler.Scheduler):
     tick: LoopingCall | None = None
     flush_every: float = DEFAULT_FLUSH_INTERVAL
     batch: int = 16
+    #: the exchange running on the I/O thread: (future, writes, pushes, plan)
+    job: tuple[Future[Any], list[Write], list[Any], Exchange | None] | None = None
+    #: requests to lease in the exchange asked for while one runs (None: none asked)
+    again: int | None = None
+    #: requests the running exchange leases, and the one asked for after it
+    leasing: int = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -175,6 +192,7 @@ class Scheduler(scheduler.Scheduler):
         instance.inbox = deque()
         instance.outbox = []
         instance.acks = []
+        instance.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skeleton-redis")
         return instance
 
     # -- opening and closing ----------------------------------------------------
@@ -218,7 +236,7 @@ class Scheduler(scheduler.Scheduler):
                 loop.stop()
         try:
             if hasattr(self, "queue") and not outage.is_down(self.crawler):
-                self.exchange()  # what waits is written, then the leases still held go back
+                self.exchange(wait=True)  # what waits is written, then the leases held go back
                 released = self.queue.release()
                 if released:
                     logger.info("put back %d leased requests", released)
@@ -226,6 +244,7 @@ class Scheduler(scheduler.Scheduler):
         except outage.REDIS_ERRORS as exc:
             logger.warning("could not put back leased requests (%s): their leases expire", exc)
         finally:
+            self.io.shutdown(wait=True)
             self.server.close()
             self.pushed = BoundedSet(0)  # the worker resolves the tree next: its memory is free
 
@@ -269,8 +288,9 @@ class Scheduler(scheduler.Scheduler):
     def next_request(self) -> Request | None:
         if outage.is_down(self.crawler):
             return None
-        if not self.inbox:
-            self.exchange(pop=self.batch)
+        need = self.batch - len(self.inbox)
+        if len(self.inbox) <= self.batch // 2 and need > self.leasing:
+            self.exchange(pop=need)  # leased while the rest downloads (after the running exchange)
         if not self.inbox:
             return None
         self.idle_since = None
@@ -290,33 +310,107 @@ class Scheduler(scheduler.Scheduler):
 
     # -- one round trip for many requests ---------------------------------------
 
-    def exchange(self, pop: int = 0) -> None:
+    def exchange(self, pop: int = 0, wait: bool = False) -> None:
         """Send what waits (the pushes, then the acknowledgements) and lease up to
-        ``pop`` requests, in one round trip. Before acknowledging, the
-        :data:`flush_requested` signal has the components that write a page's data
-        in batches (tree pipeline, entropy) write it: a lease is acknowledged only
-        once its page is in Redis, so a worker that dies loses nothing."""
+        ``pop`` requests, in one round trip, on the I/O thread: the reactor goes on
+        meanwhile, and the requests leased join the inbox when it is back (the
+        engine is woken). Before acknowledging, the :data:`flush_requested` signal
+        has the components that write a page's data in batches (tree pipeline,
+        entropy, URL variants) hand their writes to the exchange, which sends them
+        first: a lease is acknowledged only once its page is in Redis, so a worker
+        that dies loses nothing. One exchange at a time, in order: one asked for
+        while another runs follows it. ``wait``: return only when this exchange (and
+        the one running) is done."""
+        if self.job is not None and not wait:
+            self.again = max(self.again or 0, pop)
+            self.leasing = max(self.leasing, pop)
+            return
+        while self.job is not None:  # waiting: the exchange running (and those it asks for)
+            self._finish(*self.job)
         if outage.is_down(self.crawler):
             self.outbox, self.acks = [], []
             return
+        writes: list[Write] = []
         if self.acks:
-            self.crawler.signals.send_catch_log(flush_requested)
+            self.crawler.signals.send_catch_log(flush_requested, writes=writes)
             if outage.is_down(self.crawler):  # a component could not write: nothing is acked
                 self.outbox, self.acks = [], []
                 return
         outbox, acks = self.outbox, self.acks
         self.outbox, self.acks = [], []
-        try:
-            pushed, requests = self.queue.exchange([entry for _, _, entry in outbox], acks, pop)
-        except outage.REDIS_ERRORS as exc:
-            self._down(exc, "exchanging requests with the queue")
+        plan = self.queue.prepare([entry for _, _, entry in outbox], acks, pop)
+        if plan is None and not writes:
             return
-        for (request, _, _), new in zip(outbox, pushed):
-            if new:
-                self.stats.inc_value("scheduler/enqueued/redis")
-            else:
-                self.df.log(request, self.spider)
-        self.inbox.extend(requests)
+        future = self.io.submit(self._send, writes, plan)
+        job = (future, writes, outbox, plan)
+        self.job = job
+        self.leasing = len(plan.ids) if plan is not None else 0
+        if wait:
+            self._finish(*job)
+        else:
+            future.add_done_callback(lambda _: _call_in_reactor(self._finish, *job))
+
+    def _send(self, writes: list[Write], plan: Exchange | None) -> tuple[list[tuple[bool, Any]], Any]:
+        """On the I/O thread: run ``writes``, then send ``plan`` unless a write lost
+        Redis (nothing is acknowledged then). Never raises: returns each write's
+        ``(True, result)`` or ``(False, exception)``, and the queue's replies (None:
+        not sent) or the exception sending raised."""
+        done: list[tuple[bool, Any]] = []
+        for write in writes:
+            try:
+                done.append((True, write.run()))
+            except Exception as exc:  # noqa: BLE001 - handed to the write's ``failed``
+                done.append((False, exc))
+        if plan is None or any(not ok and isinstance(value, outage.REDIS_ERRORS) for ok, value in done):
+            return done, None
+        try:
+            return done, self.queue.send(plan)
+        except Exception as exc:  # noqa: BLE001 - reported on the reactor's thread
+            return done, exc
+
+    def _finish(self, future: Future[Any], writes: list[Write], outbox: list[Any],
+                plan: Exchange | None) -> None:
+        """On the reactor's thread, once: the writes' ``done``/``failed``, the
+        pushes counted, the requests leased into the inbox; then the exchange asked
+        for meanwhile, or the engine woken for the requests leased."""
+        if self.job is None or self.job[0] is not future:
+            return  # finished already (an exchange that waited for it)
+        done, sent = future.result()
+        self.job = None
+        self.leasing = 0
+        for write, (ok, value) in zip(writes, done):
+            try:
+                (write.done if ok else write.failed)(value)
+            except Exception:  # a component's bug never loses the exchange
+                logger.exception("a batch write failed to report")
+        requests: list[Request] = []
+        if isinstance(sent, outage.REDIS_ERRORS):
+            self._down(sent, "exchanging requests with the queue")
+        elif isinstance(sent, Exception):
+            logger.error("could not exchange requests with the queue: %r", sent, exc_info=sent)
+        elif sent is not None and plan is not None:
+            pushed, requests = self.queue.receive(plan, sent)
+            for (request, _, _), new in zip(outbox, pushed):
+                if new:
+                    self.stats.inc_value("scheduler/enqueued/redis")
+                else:
+                    self.df.log(request, self.spider)
+            self.inbox.extend(requests)
+        if self.again is not None and not outage.is_down(self.crawler):
+            pop, self.again = self.again, None
+            self.exchange(pop=pop)
+        if requests:
+            self._wake()
+
+    def _wake(self) -> None:
+        """Have the engine ask for requests (and, with none, run its idle check):
+        a marker request passed to ``engine.crawl()``, dropped by
+        :meth:`enqueue_request`."""
+        engine = self.crawler.engine
+        if not self.crawler.crawling or engine is None or engine.spider is None:
+            return
+        engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
+                             else "http://localhost/", meta={WAKE_META: True}))
 
     def _flush_tick(self) -> None:
         if (self.outbox or self.acks) and self.crawler.crawling:
@@ -366,14 +460,13 @@ class Scheduler(scheduler.Scheduler):
             self._down(exc, "polling the queue")
             return
         if queued or complete:
-            engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
-                                 else "http://localhost/", meta={WAKE_META: True}))
+            self._wake()
 
     def _on_idle(self, spider: Spider) -> None:
         """Close only when the whole crawl is done, not just this worker's part."""
         if outage.is_down(self.crawler):
             raise CloseSpider(outage.REASON)
-        self.exchange()  # this worker's waiting pushes and acknowledgements first
+        self.exchange(wait=True)  # this worker's waiting pushes and acknowledgements first
         if outage.is_down(self.crawler):
             raise CloseSpider(outage.REASON)
         try:
@@ -382,8 +475,10 @@ class Scheduler(scheduler.Scheduler):
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "checking for completion")
             raise CloseSpider(outage.REASON) from None
-        if pending or leased:
+        if pending or leased or self.inbox:
             self.idle_since = None
+            if pending or self.inbox:
+                self._wake()  # leased by the exchange just finished, or to lease now
             raise DontCloseSpider
         now = time.monotonic()
         if self.idle_since is None:
