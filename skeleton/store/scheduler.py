@@ -65,9 +65,10 @@ PERSIST_ERROR = ("SCHEDULER_PERSIST=False is refused: a worker closing would del
                  "a fresh crawl with a new crawl id (-a crawl=ID) instead")
 #: Request meta key of the marker request that wakes the engine (never queued).
 WAKE_META = "skeleton_wake"
-#: Fingerprints a worker remembers having queued (``SKELETON_SEEN_CACHE``): a link
-#: repeated on many pages (a site menu) is filtered without a round trip to Redis.
-#: About 100 bytes each; the oldest are forgotten first, so memory stays flat.
+#: Requests a worker remembers having queued (``SKELETON_SEEN_CACHE``; a GET's URL, else
+#: its fingerprint): a link repeated on many pages (a site menu) is filtered without a
+#: round trip to Redis or a fingerprint. About 150 bytes each; the oldest are forgotten
+#: first, so memory stays flat.
 DEFAULT_SEEN_CACHE = 100_000
 #: Seconds between two writes of what waits (``SKELETON_FLUSH_INTERVAL``): pushes,
 #: acknowledgements and the batches of the components listening to :data:`flush_requested`.
@@ -262,25 +263,28 @@ class Scheduler(scheduler.Scheduler):
             return False
         if outage.is_down(self.crawler):
             return False  # its parent's lease is not acked: it is crawled again later
-        fingerprint = None
+        key = None
         if request.dont_filter:
             dupe: list[str | int] = [""]
         else:
-            fingerprint = self.df.request_fingerprint(request)
+            # the URL of a GET without a body is all its fingerprint depends on: a link
+            # this worker queued before is known without computing it
+            plain = request.method == "GET" and not request.body
+            key = request.url if plain else self.df.request_fingerprint(request)
             # a request carrying a lease (a redirect, a continuation) is always pushed:
             # the push script ends that lease even when the URL was seen
-            if fingerprint in self.pushed and LEASE_META not in request.meta:
+            if key in self.pushed and LEASE_META not in request.meta:
                 # this worker queued it (or found it queued) before: the shared
                 # dupefilter holds it, no round trip needed
                 self.stats.inc_value("skeleton/scheduler/seen_locally")
                 self.df.log(request, self.spider)
                 return False
             dupe = self.df.dupe_args(request) if hasattr(self.df, "dupe_args") \
-                else ["set", fingerprint]
+                else ["set", self.df.request_fingerprint(request) if plain else key]
         data, lease = self.queue.entry(request)
-        self.outbox.append((request, fingerprint, (data, lease, dupe)))
-        if fingerprint is not None:
-            self.pushed.add(fingerprint)
+        self.outbox.append((request, key, (data, lease, dupe)))
+        if key is not None:
+            self.pushed.add(key)
         if len(self.outbox) >= MAX_OUTBOX:
             self.exchange()
         return True
