@@ -439,6 +439,8 @@ class EntropyMiddleware:
             self._counted(done, len(counts))
 
     def _not_counted(self, pages: int, exc: Exception) -> None:
+        if outage.is_down(self.crawler):
+            return  # declared by another write of the same exchange: nothing more to say
         if not isinstance(exc, redis.RedisError):
             logger.error("could not count the terms of %d pages: %r", pages, exc, exc_info=exc)
             return

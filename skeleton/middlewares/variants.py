@@ -176,6 +176,8 @@ class UrlVariantsMiddleware:
             self._inc("duplicates", duplicates)
 
     def _not_compared(self, pages: list[tuple[str, str]], stripped: dict[str, str], exc: Exception) -> None:
+        if outage.is_down(self.crawler):
+            return  # declared by another write of the same exchange: nothing more to say
         if isinstance(exc, redis.RedisError):
             self._error(f"compare {len(pages)} pages with their variants", exc)
         else:  # optional analysis never costs a page

@@ -356,16 +356,22 @@ class Scheduler(scheduler.Scheduler):
 
     def _send(self, writes: list[Write], plan: Exchange | None) -> tuple[list[tuple[bool, Any]], Any]:
         """On the I/O thread: run ``writes``, then send ``plan`` unless a write lost
-        Redis (nothing is acknowledged then). Never raises: returns each write's
-        ``(True, result)`` or ``(False, exception)``, and the queue's replies (None:
-        not sent) or the exception sending raised."""
+        Redis (the writes after it are not tried, and nothing is acknowledged). Never
+        raises: returns each write's ``(True, result)`` or ``(False, exception)``, and
+        the queue's replies (None: not sent) or the exception sending raised."""
         done: list[tuple[bool, Any]] = []
+        lost: Exception | None = None
         for write in writes:
+            if lost is not None:  # Redis is gone: the other writes do not spend their retries
+                done.append((False, lost))
+                continue
             try:
                 done.append((True, write.run()))
             except Exception as exc:  # noqa: BLE001 - handed to the write's ``failed``
                 done.append((False, exc))
-        if plan is None or any(not ok and isinstance(value, outage.REDIS_ERRORS) for ok, value in done):
+                if isinstance(exc, outage.REDIS_ERRORS):
+                    lost = exc
+        if plan is None or lost is not None:
             return done, None
         try:
             return done, self.queue.send(plan)
