@@ -111,3 +111,33 @@ def test_a_write_that_loses_redis_acknowledges_nothing(
 
 if __name__ == "__main__":  # pragma: no cover
     pytest.main([__file__])
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_tree_pipeline_keeps_its_client_until_the_io_thread_is_done(
+        serve, redis_settings, redis_client, monkeypatch) -> None:
+    """The pipeline's Redis client is closed only after the scheduler (whose I/O
+    thread may still be writing the pipeline's last batch) is closed."""
+    from helpers import crawl_in_process
+
+    from skeleton.store.scheduler import Scheduler
+
+    order: list[str] = []
+    close, closed = Scheduler.close, TreePipeline.spider_closed
+
+    def scheduler_close(self, reason):  # type: ignore[no-untyped-def]
+        close(self, reason)
+        order.append("scheduler closed")
+
+    def client_closed(self):  # type: ignore[no-untyped-def]
+        order.append("tree client closed")
+        closed(self)
+
+    monkeypatch.setattr(Scheduler, "close", scheduler_close)
+    monkeypatch.setattr(TreePipeline, "spider_closed", client_closed)
+    redis_client.delete(*CrawlKeys("io-thread-close").all())
+    base = serve(FIXTURES / "tinysite")
+    stats, _ = yield crawl_in_process(project_settings(redis_settings), base=f"{base}index.html",
+                                      crawl="io-thread-close")
+    assert stats["finish_reason"] == "finished"
+    assert order == ["scheduler closed", "tree client closed"]

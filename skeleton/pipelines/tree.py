@@ -36,6 +36,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from skeleton.store import outage
@@ -156,6 +157,7 @@ class TreePipeline:
         self.waiting: list[tuple[dict[str, str], list[Any]]] = []
         server.script_load(OFFER_SCRIPT)  # batches call it by sha
         crawler.signals.connect(self.flush, signal=flush_requested)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -232,7 +234,10 @@ class TreePipeline:
             logger.error("could not store %d pages: %r", count, exc, exc_info=exc)
 
     def close_spider(self) -> None:
-        try:
-            self.flush()
-        finally:
-            self.server.close()
+        self.flush()
+
+    def spider_closed(self) -> None:
+        """Close the Redis client once the scheduler is closed: until then its I/O
+        thread may still be writing a batch of this pipeline's (closing the client
+        under it broke that write while its pages were acknowledged)."""
+        self.server.close()
