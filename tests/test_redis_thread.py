@@ -141,3 +141,35 @@ def test_the_tree_pipeline_keeps_its_client_until_the_io_thread_is_done(
                                       crawl="io-thread-close")
     assert stats["finish_reason"] == "finished"
     assert order == ["scheduler closed", "tree client closed"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_write_that_fails_otherwise_leaves_its_pages_to_be_crawled_again(
+        serve, redis_settings, redis_client, monkeypatch) -> None:
+    """A batch write that raises something else than a lost connection (a bug, a
+    client closed under it) acknowledges nothing: its pages' leases expire and the
+    pages are crawled again, so every page ends up stored."""
+    from helpers import crawl_in_process
+
+    keys = CrawlKeys("io-thread-bug")
+    redis_client.delete(*keys.all())
+    store = TreePipeline._store
+    lost: list[str] = []
+
+    def buggy_store(self, waiting):  # type: ignore[no-untyped-def]
+        if not lost:
+            lost.extend(args[1] for _, args in waiting)  # the pages' URLs
+            raise ValueError("a bug")
+        return store(self, waiting)
+
+    monkeypatch.setattr(TreePipeline, "_store", buggy_store)
+    base = serve(FIXTURES / "tinysite")
+    settings = project_settings({**redis_settings, "SKELETON_LEASE_TIMEOUT": "2"})
+    stats, items = yield crawl_in_process(settings, base=f"{base}index.html", crawl="io-thread-bug")
+    assert stats["finish_reason"] == "finished" and lost
+    assert stats["skeleton/leases/not_acknowledged"] >= 1
+    urls = [item["url"] for item in items]
+    # the lost batch's pages were fetched again, and every page is stored
+    assert all(urls.count(url) == 2 for url in lost)
+    assert redis_client.hlen(keys.pages) == len(set(urls))
+    assert redis_client.zcard(keys.leases) == 0 and redis_client.llen(keys.requests) == 0

@@ -406,6 +406,12 @@ class LeasedFifoQueue(Base):
         return run_pipeline(self.server, fill,
                             [s.script for s in (self._push_many, self._ack, self._pop_many)])
 
+    def forget(self, leases: list[str]) -> None:
+        """Stop renewing ``leases`` (their pages were not written): they expire and
+        their requests go back to the queue (:meth:`requeue_expired`)."""
+        for lease in leases:
+            self.held.pop(lease, None)
+
     def receive(self, plan: Exchange, results: list[Any]) -> tuple[list[bool], list[Request]]:
         """What :meth:`exchange` returns, from the ``results`` of :meth:`send`
         (on the queue's own thread: the leases held are updated)."""

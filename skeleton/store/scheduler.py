@@ -354,29 +354,32 @@ class Scheduler(scheduler.Scheduler):
         else:
             future.add_done_callback(lambda _: _call_in_reactor(self._finish, *job))
 
-    def _send(self, writes: list[Write], plan: Exchange | None) -> tuple[list[tuple[bool, Any]], Any]:
+    def _send(self, writes: list[Write], plan: Exchange | None) -> tuple[list[tuple[bool, Any]], Any, Exchange | None]:
         """On the I/O thread: run ``writes``, then send ``plan`` unless a write lost
-        Redis (the writes after it are not tried, and nothing is acknowledged). Never
-        raises: returns each write's ``(True, result)`` or ``(False, exception)``, and
-        the queue's replies (None: not sent) or the exception sending raised."""
+        Redis (the writes after it are not tried, and nothing is sent). After a write
+        failed otherwise, ``plan`` goes without its acknowledgements: a lease ends only
+        once its page is written. Never raises: returns each write's ``(True,
+        result)`` or ``(False, exception)``, the queue's replies (None: not sent) or
+        the exception sending raised, and the plan sent."""
         done: list[tuple[bool, Any]] = []
-        lost: Exception | None = None
+        failed: Exception | None = None
         for write in writes:
-            if lost is not None:  # Redis is gone: the other writes do not spend their retries
-                done.append((False, lost))
+            if isinstance(failed, outage.REDIS_ERRORS):  # Redis is gone: no more retries spent
+                done.append((False, failed))
                 continue
             try:
                 done.append((True, write.run()))
             except Exception as exc:  # noqa: BLE001 - handed to the write's ``failed``
                 done.append((False, exc))
-                if isinstance(exc, outage.REDIS_ERRORS):
-                    lost = exc
-        if plan is None or lost is not None:
-            return done, None
+                failed = exc if failed is None or isinstance(exc, outage.REDIS_ERRORS) else failed
+        if plan is None or isinstance(failed, outage.REDIS_ERRORS):
+            return done, None, plan
+        if failed is not None and plan.acks:
+            plan = Exchange(plan.pushes, [], plan.ids)
         try:
-            return done, self.queue.send(plan)
+            return done, self.queue.send(plan), plan
         except Exception as exc:  # noqa: BLE001 - reported on the reactor's thread
-            return done, exc
+            return done, exc, plan
 
     def _finish(self, future: Future[Any], writes: list[Write], outbox: list[Any],
                 plan: Exchange | None) -> None:
@@ -385,9 +388,17 @@ class Scheduler(scheduler.Scheduler):
         for meanwhile, or the engine woken for the requests leased."""
         if self.job is None or self.job[0] is not future:
             return  # finished already (an exchange that waited for it)
-        done, sent = future.result()
+        done, sent, sent_plan = future.result()
         self.job = None
         self.leasing = 0
+        if plan is not None and sent_plan is not None and len(sent_plan.acks) < len(plan.acks):
+            # a write failed: its pages' leases are not renewed any more, they expire
+            # and the pages are crawled again (by this worker or another)
+            self.queue.forget(plan.acks)
+            self.stats.inc_value("skeleton/leases/not_acknowledged", len(plan.acks))
+            logger.warning("%d pages were not written: their leases expire and they are crawled again",
+                           len(plan.acks))
+        plan = sent_plan
         for write, (ok, value) in zip(writes, done):
             try:
                 (write.done if ok else write.failed)(value)
