@@ -439,3 +439,21 @@ def test_a_crawl_skips_unparsable_links(serve, redis_settings, tmp_path, caplog)
                        sorted(link["url"][len(site_base):] for link in i["nav_links"])) for i in records)
 
     assert pages(base, items) == pages(plain_base, plain_items)  # the same skeleton
+
+
+def test_scrapy_does_not_read_the_callbacks_source_for_each_response(monkeypatch):
+    """Scrapy parses a generator callback's source on every response whose bound
+    method it has not cached (each queued request holds its own): the callback
+    scrapy calls must not be a generator function."""
+    import inspect
+
+    from scrapy.utils import misc
+
+    spider = make_spider()
+    read: list[object] = []
+    monkeypatch.setattr(misc.inspect, "getsource", lambda obj: read.append(obj) or inspect.getsource(obj))
+    for _ in range(3):
+        misc.warn_on_generator_with_return_value(spider, getattr(spider, "parse"))
+    assert read == []
+    items, _ = respond(spider, BASE, b"<html><body><a href='a.html'>A</a></body></html>")
+    assert [item["url"] for item in items] == [BASE]

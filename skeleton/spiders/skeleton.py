@@ -347,6 +347,15 @@ class SkeletonSpider(scrapy.Spider):
     # -- callback ---------------------------------------------------------------
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[PageItem | scrapy.Request]:
+        """The page's child requests, then its item (:meth:`_parse_page`).
+
+        Not a generator function itself: for a generator callback Scrapy reads and
+        parses the method's source on every response to warn about ``return value``
+        (``scrapy.utils.misc.warn_on_generator_with_return_value``), and its cache
+        misses, since each queued request holds its own bound method."""
+        return self._parse_page(response)
+
+    def _parse_page(self, response: Response) -> Iterator[PageItem | scrapy.Request]:
         stats = self.crawler.stats
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
