@@ -10,7 +10,7 @@ from skeleton.urlrules.actions import (
     action_path, action_reason, form_only, nofollow_urls, text_action, url_action, view_urls,
 )
 from skeleton.urlrules.canonical_link import canonical_link
-from skeleton.urlrules.content import main_element, main_text
+from skeleton.urlrules.content import content_text, main_element, main_text
 from skeleton.urlrules.duplicates import (
     MIN_SUPPORT, MIN_TEXT, LearnedRules, Variant, content_fingerprint, learned_rules,
     variant_candidates, vote_fields,
@@ -172,6 +172,44 @@ def test_main_text_reads_ten_thousand_levels() -> None:
     node.text = "deepest"
     node.tail = "after"
     assert main_text(main_element(root)) == "deepest after"
+
+
+def test_content_text_has_the_words_of_main_text_and_leaves_the_tree_as_it_was() -> None:
+    """The words of main_text where the page separates them (dropped elements, nested
+    ones too, and comments add none; tails stay in order; ``five<!---->.`` reads
+    ``five.``), and the tree serializes as before, tails included."""
+    root = page("<p>one <script>x()</script>two <nav>menu <form>f<button>b</button></form> "
+                "in</nav>three <b>four</b> five<!-- note -->.</p> <aside>side</aside>six "
+                "<noscript>js</noscript>seven")
+    before = etree.tostring(root)
+    main = main_element(root)
+    assert content_text(main).split() == ["one", "two", "three", "four", "five.", "six", "seven"]
+    assert main_text(main) == "one two three four five. six seven"
+    assert etree.tostring(root) == before
+
+
+def test_content_text_of_a_dropped_element_is_empty_and_deep_trees_are_read() -> None:
+    root = page("<nav id='main'><p>menu text</p></nav>")
+    assert content_text(root.find(".//nav")) == ""
+    deep = etree.Element("html")
+    node = etree.SubElement(deep, "body")
+    for _ in range(10000):
+        node = etree.SubElement(node, "div")
+    node.text, node.tail = "deepest", " after"
+    assert content_text(main_element(deep)) == "deepest after"
+
+
+def test_content_text_puts_the_tree_back_when_serializing_fails(monkeypatch) -> None:
+    root = page("<p>one <nav>menu</nav>two</p>")
+    before = etree.tostring(root)
+
+    def broken(*args, **kwargs):
+        raise MemoryError("serializer")
+    monkeypatch.setattr("skeleton.urlrules.content.etree.tostring", broken)
+    with pytest.raises(MemoryError):
+        content_text(main_element(root))
+    monkeypatch.undo()
+    assert etree.tostring(root) == before
 
 
 # --- duplicates: fingerprints ---------------------------------------------------

@@ -12,7 +12,7 @@ from itertools import islice
 
 from lxml import etree
 
-__all__ = ["MAIN_XPATH", "DROPPED_TAGS", "main_element", "main_text"]
+__all__ = ["MAIN_XPATH", "DROPPED_TAGS", "main_element", "main_text", "content_text"]
 
 #: the first ``<main>``, ``role="main"``, ``#content`` or ``#main``: name and attribute
 #: tests (``//@id[...]/..``), three times cheaper in libxml2 than a predicate on ``//*``
@@ -21,6 +21,7 @@ MAIN_XPATH = '(//main | //@role[. = "main"]/.. | //@id[. = "content" or . = "mai
 DROPPED_TAGS = frozenset({"script", "style", "noscript", "template", "nav", "aside", "form", "select",
                           "button", "textarea"})
 _MAIN = etree.XPath(MAIN_XPATH)
+_DROPPED = tuple(sorted(DROPPED_TAGS))
 
 
 def main_element(root: etree._Element) -> etree._Element:
@@ -49,3 +50,34 @@ def main_text(element: etree._Element, dropped: frozenset[str] = DROPPED_TAGS) -
         elif node is not element and node.tail:
             add(node.tail)  # after the node's whole subtree; a comment's or PI's right away
     return " ".join(" ".join(parts).split())  # str.split cuts at what regex \s matches
+
+
+def content_text(element: etree._Element, dropped: frozenset[str] = DROPPED_TAGS) -> str:
+    """The text of ``element`` without the ``dropped`` elements, whitespace-normalized,
+    serialized by libxml2 (``method="text"``): the text of :func:`main_text`, except
+    that adjacent text pieces are not separated (``a<b>b</b>`` reads ``ab``), at a
+    third of its cost, for hashing.
+
+    The dropped elements are swapped for empty comments during the serialization and
+    put back, tails included, before it returns (also on error): the tree is left as
+    it was, but must not be read by another thread meanwhile."""
+    tag = element.tag
+    if not isinstance(tag, str) or tag.lower() in dropped:
+        return ""
+    tags = _DROPPED if dropped is DROPPED_TAGS else tuple(dropped)
+    swapped: list[tuple[etree._Element, etree._Element, etree._Element, str | None]] = []
+    try:
+        for node in list(element.iter(*tags)):  # outer ones first: inner ones go with them
+            parent = node.getparent()
+            if parent is None or node is element:
+                continue
+            stand_in, tail = etree.Comment(), node.tail
+            parent.replace(node, stand_in)
+            stand_in.tail = tail
+            swapped.append((parent, node, stand_in, tail))
+        text = etree.tostring(element, method="text", encoding=str, with_tail=False)
+    finally:
+        for parent, node, stand_in, tail in reversed(swapped):
+            parent.replace(stand_in, node)
+            node.tail = tail
+    return " ".join(text.split())

@@ -38,7 +38,7 @@ from lxml import etree
 
 from skeleton.sew.urls import split_url
 
-from .content import main_element, main_text
+from .content import content_text, main_element
 from .tracking import query_names, strip_params
 
 __all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "Variant", "Comparison", "LearnedRules",
@@ -55,10 +55,11 @@ _SEGMENT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
 def content_fingerprint(root: etree._Element | None) -> str | None:
-    """A short hash of the page's main text, or None (no tree, too little text)."""
+    """A short hash of the page's main text (:func:`content_text` of its
+    :func:`main_element`), or None (no tree, too little text)."""
     if root is None:
         return None
-    text = main_text(main_element(root))
+    text = content_text(main_element(root))
     if len(text) < MIN_TEXT:
         return None
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
