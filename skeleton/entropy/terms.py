@@ -28,6 +28,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from lxml import etree
+
 __all__ = ["DEFAULT_LANGUAGE", "MIN_TERM_LENGTH", "MAX_TERM_LENGTH", "MAX_PAGE_TERMS",
            "SKIPPED_TAGS", "stop_words", "tokenize", "terms", "term_function", "terms_of_pieces",
            "count_terms", "document_text",
@@ -44,6 +46,9 @@ SKIPPED_TAGS = frozenset({"script", "style", "template"})
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: the first UTF-8 byte of every CJK character (U+3040-U+9FFF: E3-E9, U+F900-U+FAFF:
+#: EF): UTF-8 text holding none of them has no CJK (memchr scans, not the regex)
+_CJK_LEADS = tuple(bytes([lead]) for lead in (*range(0xE3, 0xEA), 0xEF))
 #: A run of word characters that are neither '_' nor CJK; a CJK run.
 _WORD = re.compile(rf"[^\W_{_CJK}]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
@@ -61,6 +66,8 @@ _ZLIB_LEVEL = 1
 #: Packed counts: compact JSON, keys sorted by the C encoder (no sorted copy).
 _COUNTS_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
 _SHIPPED_ALIASES = {"english": "en"}
+#: every text node under an element, itself included, its tail not: plain strings
+_TEXT_NODES = etree.XPath(".//text()", smart_strings=False)
 
 
 @lru_cache(maxsize=16)
@@ -172,6 +179,27 @@ def _kept_words(lowered: str, stop: frozenset[str]) -> list[str]:
     return kept
 
 
+def _counted_words(encoded: bytes, stop: frozenset[str]) -> dict[str, int]:
+    """The terms of lower-cased text without CJK (UTF-8 ``encoded``), counted: the
+    tokens of :func:`_kept_words` counted by ``Counter`` in C before any is tested, so
+    that each distinct token is tested once (a page repeats its words)."""
+    tokens = Counter(encoded.translate(_ASCII_NON_WORD).decode("utf-8", "surrogatepass").split())
+    counts: dict[str, int] = {}
+    odd: list[tuple[str, int]] = []
+    for token, count in tokens.items():
+        if not token.isalnum():
+            odd.append((token, count))  # non-ASCII punctuation or the separator inside
+        elif MIN_TERM_LENGTH <= len(token) <= MAX_TERM_LENGTH and token not in stop \
+                and not token.isnumeric():
+            counts[token] = count
+    find = _WORD_2.findall
+    for token, count in odd:
+        for word in find(token):
+            if word not in stop and len(word) <= MAX_TERM_LENGTH and not word.isnumeric():
+                counts[word] = counts.get(word, 0) + count
+    return counts
+
+
 def _split_at_separators(kept: list[str], pieces: int) -> list[list[str]]:
     """``kept`` (terms and separators) cut into ``pieces`` lists at the separators:
     C-level ``index`` and slices, no new strings."""
@@ -202,8 +230,15 @@ def count_terms(text: Any, stop: frozenset[str] = frozenset(),
                 max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
     """Term -> frequency in ``text``, stop words removed. With more than
     ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
-    counts = Counter(terms_of_pieces([text], stop)[0] if isinstance(text, str) and text
-                     else [])
+    if not isinstance(text, str) or not text:
+        return {}
+    lowered = text.lower()
+    encoded = lowered.encode("utf-8", "surrogatepass")
+    if not lowered.isascii() and any(lead in encoded for lead in _CJK_LEADS) \
+            and _CJK_RUN.search(lowered) is not None:
+        counts: Mapping[str, int] = Counter(term_function(stop)(text))
+    else:
+        counts = _counted_words(encoded, stop)
     if len(counts) > max(0, max_terms):
         kept = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:max(0, max_terms)]
         return dict(kept)
@@ -230,8 +265,23 @@ def document_text(root: Any) -> str:
 
 def page_terms(root: Any, stop: frozenset[str] = frozenset(),
                max_terms: int = MAX_PAGE_TERMS) -> dict[str, int]:
-    """Term frequencies of a parsed page (its :func:`document_text`)."""
-    return count_terms(document_text(root), stop, max_terms)
+    """Term frequencies of a parsed page: those of its :func:`document_text`.
+
+    The text nodes come from one libxml2 XPath pass, as plain strings; the text of
+    each ``SKIPPED_TAGS`` element (its first text node, as in :func:`document_text`)
+    is then removed from them once. The pieces are those of :func:`document_text`,
+    perhaps in another order when a skipped text equals an earlier piece: the same
+    counts."""
+    if root is None or not hasattr(root, "iter"):
+        return {}
+    try:
+        pieces = _TEXT_NODES(root)
+        for element in root.iter(*SKIPPED_TAGS):
+            if element.text:
+                pieces.remove(element.text)
+    except (TypeError, ValueError, etree.XPathError):
+        return count_terms(document_text(root), stop, max_terms)
+    return count_terms(" ".join(pieces), stop, max_terms)
 
 
 def pack_counts(counts: Mapping[str, int]) -> bytes:
