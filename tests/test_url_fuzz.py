@@ -22,7 +22,7 @@ from skeleton.middlewares.aliases import redirect_target
 from skeleton.sew.dom import parse_html
 from skeleton.sew.findskeleton import find_skeleton
 from skeleton.sew.frames import frame_sources, frame_sources_in_bytes
-from skeleton.sew.links import extract_links, unparsable_hrefs
+from skeleton.sew.links import extract_links, unparsable_hrefs, unparsable_links
 from skeleton.sew.model import load_model
 from skeleton.sew.nesting import directory_index
 from skeleton.sew.urls import (MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical, contained, directory,
@@ -262,6 +262,7 @@ def test_page_link_functions_never_raise(hrefs: list[str], page_url: str) -> Non
     skipped = unparsable_hrefs(root, page_url)
     assert all(unparsable(h, page_url) for h in skipped)
     assert all(link.url == "" for link in links if link.href in skipped)
+    assert unparsable_links(links, page_url) == skipped  # the spider's way, from the link nodes
     for url in (*_canonical_link(root, page_url), *hreflang_links(root, page_url),
                 *language_copies(root, page_url, "en"), *nofollow_urls(root, page_url),
                 *view_links(root, page_url), *frame_sources(root, page_url),

@@ -29,7 +29,7 @@ from lxml import etree
 from ..sew.candidates import prune_link_set, shallow_positions
 from ..sew.detect import Detection, candidate_params, detect_in_links
 from ..sew.features import link_set_features
-from ..sew.links import LinkNode, extract_links
+from ..sew.links import LinkNode, extract_links, unparsable_links
 from ..sew.model import SEWModel
 from ..sew.selection import log_confidence, prob, select
 from .clustering import Block, chd_hd
@@ -176,6 +176,7 @@ def make_detector(name: str, sew_model: SEWModel, block_model: BlockSVM | None,
             result = _hybrid_candidates(page, links, page_url, home_url, sew_model, known, template)
         if page is not None:
             result.nav_blocks = page.summaries()
+        result.unparsable = unparsable_links(links, page_url)
         return result
 
     return detect

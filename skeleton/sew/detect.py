@@ -43,6 +43,10 @@ class Detection:
     confidence: float = 0.0
     candidates: int = 0
     links: int = 0
+    #: the hrefs of the page's links that cannot be read as URLs, one per link, in
+    #: document order (:func:`skeleton.sew.links.unparsable_links`), when the detector
+    #: gives them
+    unparsable: list[str] = field(default_factory=list)
 
     @property
     def is_navigation(self) -> bool:

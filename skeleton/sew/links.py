@@ -8,13 +8,15 @@ Style heuristic).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lxml import etree
 
 from .urls import URLType, resolve, unparsable, url_type
 
-__all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name", "unparsable_hrefs"]
+__all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name", "unparsable_hrefs",
+           "unparsable_links"]
 
 #: Presentation-related attributes compared by the Style heuristic (Section 3.2.2:
 #: CSS style, SIZE and COLOR of FONT, BGCOLOR of TR and TD, ...). ``class`` is not
@@ -139,6 +141,11 @@ def _kept_anchors(root: etree._Element, page_url: str):
         yield a, href, url, kind
         if len(targets) >= MAX_LINKS:
             return
+
+
+def unparsable_links(links: Iterable[LinkNode], page_url: str) -> list[str]:
+    """:func:`unparsable_hrefs` from the page's :func:`extract_links` (no second walk)."""
+    return [link.href for link in links if not link.url and unparsable(link.href, page_url)]
 
 
 def unparsable_hrefs(root: etree._Element | None, page_url: str) -> list[str]:

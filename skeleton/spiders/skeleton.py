@@ -78,7 +78,7 @@ from skeleton.sew.context import Context, decode_context, encode_context
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.dom import looks_binary, page_title
-from skeleton.sew.links import extract_links, unparsable_hrefs
+from skeleton.sew.links import extract_links, unparsable_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, same_host, split_url, trap_reason
 from skeleton.spiders.template_menu import load_template_menu
@@ -446,7 +446,6 @@ class SkeletonSpider(scrapy.Spider):
             sections = None
         if sections is not None:
             item["sections"] = sections
-        unparsable = set(self._unparsable_links(root, final))
         context = str(response.meta.get(META_CONTEXT) or "")
         child_context = ""
         if self.mode == "sew":
@@ -463,8 +462,11 @@ class SkeletonSpider(scrapy.Spider):
             else:
                 child_context = context
             nav_sets = detection.nav_sets
+            self._unparsable_links(detection.unparsable, final)
         else:
-            raw = [NavLink(link.url, link.sec_name, final) for link in extract_links(root, final)
+            every = extract_links(root, final)
+            unparsable = set(self._unparsable_links(unparsable_links(every, final), final))
+            raw = [NavLink(link.url, link.sec_name, final) for link in every
                    if link.url or link.href not in unparsable]  # counted once, as unparsable
             nav_sets = []
         chain = [canonical(u) for u in response.meta.get("redirect_urls", [])]
@@ -543,11 +545,10 @@ class SkeletonSpider(scrapy.Spider):
             self._remember(context_id, ([set(u) for u in known], [set(u) for u in template]))
         return context_id
 
-    def _unparsable_links(self, root: Any, page: str) -> list[str]:
-        """The page's hrefs that cannot be read as URLs, one per link, counted as
-        skipped (``skeleton/links/unparsable``): each is one skipped link, never a
-        failed page."""
-        hrefs = unparsable_hrefs(root, page)
+    def _unparsable_links(self, hrefs: list[str], page: str) -> list[str]:
+        """``hrefs``, the page's hrefs that cannot be read as URLs, one per link,
+        counted as skipped (``skeleton/links/unparsable``): each is one skipped link,
+        never a failed page."""
         if hrefs:
             self.crawler.stats.inc_value(f"skeleton/{UNPARSABLE_REASON}", len(hrefs))
             logger.debug("%s: %d unparsable links skipped, e.g. %r", page, len(hrefs), hrefs[0])
