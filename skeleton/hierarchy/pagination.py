@@ -66,9 +66,11 @@ _WORD = re.compile(r"[^\W\d_]+|[«»]", re.UNICODE)
 _DIGITS = re.compile(rf"[-_.]?(?<!\d)\d{{1,{PAGE_NUMBER_DIGITS}}}(?!\d)")
 
 
+@lru_cache(maxsize=16384)
 def is_pager_text(text: str) -> bool:
     """Is ``text`` the text of a pager link: a page number, arrows only, or a few
-    words among ``PAGER_WORDS`` (``"Next »"``, ``"Older posts"``, ``"Page 3"``)?"""
+    words among ``PAGER_WORDS`` (``"Next »"``, ``"Older posts"``, ``"Page 3"``)?
+    Cached: a site's menus repeat their link texts on every page."""
     text = " ".join(text.split())
     if not text or len(text) > 40:
         return False

@@ -20,7 +20,10 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
     ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/action/KIND``
     (URL or text of an action); the last four only with ``skip_actions``. The first
-    reason found for a URL wins."""
+    reason found for a URL wins. No link, no reading of the page."""
+    links = list(links)
+    if not links:
+        return {}
     copies = language_copies(root, page_url, language or "")
     nofollow = nofollow_urls(root, page_url) if skip_actions else frozenset()
     views = view_links(root, page_url) if skip_actions else {}
