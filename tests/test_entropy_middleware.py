@@ -146,13 +146,15 @@ def test_update_touches_only_the_page_terms_in_one_round_trip(redis_client, craw
     redis_client.config_resetstat()
     store.add_page("http://h/small", {"w1": 3, "w2": 1, "new": 2})
     calls = _calls(redis_client)
-    # one EVALSHA; inside it one SADD and SCARD, one HSET for the page's terms blob and
-    # one HMGET + HSET per bucket of the page's terms, whatever the vocabulary
+    # one EVALSHA; inside it one SISMEMBER, SADD and SCARD, one HSET for the page's
+    # terms blob and one HMGET + HSET per bucket of the page's terms, whatever the
+    # vocabulary
     buckets = len({entropy_bucket(t) for t in ("w1", "w2", "new")})
     assert calls.get("cmdstat_evalsha") == 1 and calls.get("cmdstat_sadd") == 1
+    assert calls.get("cmdstat_sismember") == 1
     assert calls.get("cmdstat_hmget") == buckets and calls.get("cmdstat_hset") == buckets + 1
-    assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sadd", "cmdstat_scard",
-                                               "cmdstat_hmget", "cmdstat_hset"}
+    assert set(calls) - {"cmdstat_config"} == {"cmdstat_evalsha", "cmdstat_sismember", "cmdstat_sadd",
+                                               "cmdstat_scard", "cmdstat_hmget", "cmdstat_hset"}
     # terms longer than LONG_TERM bytes share one hash: one HMGET + HSET per SCRIPT_CHUNK
     long = {f"{'x' * LONG_TERM}{i}": 2 for i in range(2 * SCRIPT_CHUNK + 1)}
     redis_client.config_resetstat()

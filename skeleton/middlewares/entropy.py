@@ -66,7 +66,7 @@ from scrapy.exceptions import NotConfigured
 
 from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
-from skeleton.entropy.statistics import TermStats, decode
+from skeleton.entropy.statistics import TermStats, batch_statistics, decode
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
 from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
@@ -101,18 +101,20 @@ SCRIPT_CHUNK = 1000
 #: (skeleton.store.keys.entropy_bucket) of the batch's terms. ARGV: '1' to return W of
 #: the batch's terms ('0': nothing), the chunk size (one HMGET and one HSET per bucket
 #: and chunk: Lua's unpack() takes a few thousand values at most), the batch's distinct
-#: terms as a JSON array, the KEYS index of each term's bucket as a JSON array, then
-#: per page four values: its url_id, its URL and packed term counts (both '': do not
-#: keep them), and JSON [[term numbers (1-based, in the terms array)], [counts]].
-#: A page whose url_id is in entropy_pages already is skipped (counted before: a
-#: retry, another worker); the others' counts are merged per term (the statistics
-#: of a page set are a commutative monoid, skeleton.entropy.statistics), and each
-#: term's merged statistics joined with the stored ones: one HMGET and one HSET per
-#: bucket for the whole batch. Statistics are written in the form of
-#: skeleton.entropy.statistics.encode (decided by length: 16 bytes '<I4I4d', 24
-#: bytes '<ddd', else the digits of S with df = 1 and G = 0). Returns {1 or 0 per
-#: page (counted now or before), W = 1 - EN of the batch's terms in their order, the
-#: batch's pages included, as little-endian doubles in one string (or '')}.
+#: terms as a JSON array, the KEYS index of each term's bucket, the batch's S, df and G
+#: of each term (skeleton.entropy.statistics.batch_statistics; JSON arrays, empty when
+#: no page is counted), then per page three values: its url_id, and its URL and packed
+#: term counts (both '': do not keep them). If a page's url_id is in entropy_pages
+#: already (counted before: a retry, another worker) nothing is written and the script
+#: returns at once: the caller drops those pages, merges the batch again and calls
+#: again (each call is atomic, so no page is counted twice whatever the workers do).
+#: Else the pages are added to entropy_pages and each term's batch statistics joined
+#: with the stored ones: one HMGET and one HSET per bucket for the whole batch.
+#: Statistics are written in the form of skeleton.entropy.statistics.encode (decided
+#: by length: 16 bytes '<I4I4d', 24 bytes '<ddd', else the digits of S with df = 1
+#: and G = 0). Returns {1 or 0 per page (counted before or not), W = 1 - EN of the
+#: batch's terms in their order, the batch's pages included, as little-endian doubles
+#: in one string (or '')}.
 #: Joining (S1, G1) and (S2, G2): G = G1 + G2 + S1 log1p(S2/S1) + S2 log1p(S1/S2);
 #: EN = G / (S ln n), n = SCARD entropy_pages.
 UPDATE_SCRIPT = """
@@ -127,35 +129,26 @@ local function join(s1, g1, s2, g2)
   return g1 + g2 + s1 * x + s2 * y
 end
 local want, chunk = ARGV[1] == '1', tonumber(ARGV[2])
-local counted, ds, ddf, dg = {}, {}, {}, {}
-local any = false
-for p = 5, #ARGV, 4 do
-  local c = redis.call('SADD', KEYS[1], ARGV[p])
-  counted[#counted + 1] = c
-  if c == 1 then
-    any = true
-    if ARGV[p + 1] ~= '' then redis.call('HSET', KEYS[2], ARGV[p + 1], ARGV[p + 2]) end
-    local page = cjson.decode(ARGV[p + 3])
-    local ids, tfs = page[1], page[2]
-    for i = 1, #ids do
-      local k, t = ids[i], tfs[i]
-      local s = ds[k]
-      if s then
-        dg[k] = join(s, dg[k], t, 0)
-        ds[k], ddf[k] = s + t, ddf[k] + 1
-      else
-        ds[k], ddf[k], dg[k] = t, 1, 0
-      end
-    end
-  end
+local before, seen = {}, false
+for p = 8, #ARGV, 3 do
+  local flag = redis.call('SISMEMBER', KEYS[1], ARGV[p])
+  before[#before + 1] = flag
+  if flag == 1 then seen = true end
 end
-if not (any or want) then return {counted, ''} end
+if seen then return {before, ''} end
+local counting = #before > 0
+for p = 8, #ARGV, 3 do
+  redis.call('SADD', KEYS[1], ARGV[p])
+  if ARGV[p + 1] ~= '' then redis.call('HSET', KEYS[2], ARGV[p + 1], ARGV[p + 2]) end
+end
+if not (counting or want) then return {before, ''} end
 local terms, tkeys = cjson.decode(ARGV[3]), cjson.decode(ARGV[4])
+local ds, ddf, dg = cjson.decode(ARGV[5]), cjson.decode(ARGV[6]), cjson.decode(ARGV[7])
 local n = redis.call('SCARD', KEYS[1])
 local logn = log(n)
 local groups = {}
 for i = 1, #terms do
-  if want or ds[i] then
+  if want or counting then
     local k = tkeys[i]
     local group = groups[k]
     if not group then
@@ -183,7 +176,7 @@ for k, ids in pairs(groups) do
         elseif l == 24 then s, df, g = unpackd('<ddd', old)
         else s, df = tonumber(old) or 0, 1 end
       end
-      local t = ds[i]
+      local t = counting and ds[i]
       if t then
         if s > 0 then g = join(s, g, t, dg[i]) else g = dg[i] end
         s, df = s + t, df + ddf[i]
@@ -207,13 +200,13 @@ for k, ids in pairs(groups) do
     if o > 0 then redis.call('HSET', KEYS[k], unpack(out)) end
   end
 end
-if not want then return {counted, ''} end
+if not want then return {before, ''} end
 local packed = {}
 for first = 1, #terms, chunk do
   local last = min(first + chunk - 1, #terms)
   packed[#packed + 1] = packd('<' .. string.rep('d', last - first + 1), unpack(weights, first, last))
 end
-return {counted, table.concat(packed)}
+return {before, table.concat(packed)}
 """
 
 
@@ -244,22 +237,20 @@ class EntropyStore:
         if counted now, False if the URL had been counted already."""
         return self.count_page(url, counts)[0]
 
-    def _call(self, pages: list[tuple[str, Mapping[str, int]]], weights: bool) -> tuple[list[str], list[Any]]:
-        """KEYS and ARGV of :data:`UPDATE_SCRIPT` for ``pages``."""
-        number: dict[str, int] = {}  # term -> its 1-based number in the batch
-        args: list[Any] = ["1" if weights else "0", SCRIPT_CHUNK, "", ""]
-        for url, counts in pages:
-            positive = _positive(counts)
-            ids = [number.setdefault(term, len(number) + 1) for term in positive]
-            kept = self.keep_page_terms
-            args += [url_id(url), url if kept else "", pack_counts(positive) if kept else b"",
-                     f"[{json.dumps(ids)},{json.dumps(list(positive.values()))}]"]
+    def _call(self, pages: list[tuple[bytes, str, dict[str, int]]], weights: bool
+              ) -> tuple[list[str], list[Any], list[str]]:
+        """KEYS and ARGV of :data:`UPDATE_SCRIPT` for ``pages`` (url_id, URL, positive
+        counts; distinct ids), and the batch's terms in the script's order."""
+        terms, totals, page_counts, spreads = batch_statistics(counts for _, _, counts in pages)
+        args: list[Any] = ["1" if weights else "0", SCRIPT_CHUNK, json.dumps(terms, ensure_ascii=False),
+                           "", json.dumps(totals), json.dumps(page_counts), json.dumps(spreads)]
+        kept = self.keep_page_terms
+        for page_id, url, counts in pages:
+            args += [page_id, url if kept else "", pack_counts(counts) if kept else b""]
         slots: dict[int, int] = {}  # bucket -> its KEYS index
-        tkeys = [slots.setdefault(entropy_bucket(term), len(slots) + 3) for term in number]
-        args[2] = json.dumps(list(number), ensure_ascii=False)
-        args[3] = json.dumps(tkeys)
+        args[3] = json.dumps([slots.setdefault(entropy_bucket(term), len(slots) + 3) for term in terms])
         keys = [self.keys.entropy_pages, self.keys.page_terms, *(self.buckets[b] for b in slots)]
-        return keys, args
+        return keys, args, terms
 
     def _run(self, keys: list[str], args: list[Any]) -> Any:
         try:
@@ -268,24 +259,45 @@ class EntropyStore:
             self.server.script_load(UPDATE_SCRIPT)
             return self.server.evalsha(self.script.sha, len(keys), *keys, *args)
 
+    def _count(self, pages: list[tuple[str, Mapping[str, int]]], weights: bool
+               ) -> tuple[list[bool], list[str], Any]:
+        """Count ``pages``: the pages counted now (a URL counted before, or twice in
+        ``pages``, is not), the terms of the last script call and its packed weights.
+        A batch with a page counted before is merged again without it and sent again
+        (the script writes nothing then): at most one more call per such page."""
+        first: dict[bytes, int] = {}
+        for index, (url, _) in enumerate(pages):
+            first.setdefault(url_id(url), index)
+        todo = [(page_id, pages[index][0], _positive(pages[index][1]), index)
+                for page_id, index in first.items()]
+        counted = [False] * len(pages)
+        while todo:
+            keys, args, terms = self._call([page[:3] for page in todo], weights)
+            before, packed = self._run(keys, args)
+            if not any(before):
+                for page in todo:
+                    counted[page[3]] = True
+                return counted, terms, packed
+            todo = [page for page, flag in zip(todo, before) if not flag]
+        return counted, [], None
+
     def count_pages(self, pages: list[tuple[str, Mapping[str, int]]]) -> list[bool]:
-        """:meth:`add_page` for many pages in one round trip: one script call,
-        atomic, exact, idempotent per URL and order-free. True for each page
-        counted now (a URL twice in ``pages`` counts once)."""
+        """:meth:`add_page` for many pages, usually in one round trip (one script call,
+        atomic); exact, idempotent per URL and order-free. True for each page counted
+        now (a URL twice in ``pages`` counts once)."""
         if not pages:
             return []
-        counted, _ = self._run(*self._call(pages, weights=False))
-        return [bool(flag) for flag in counted]
+        return self._count(pages, weights=False)[0]
 
     def count_page(self, url: str, counts: Mapping[str, int]) -> tuple[bool, dict[str, float]]:
         """:meth:`add_page`, and W of the page's terms with the pages counted so
         far, this one included, from the same script call (one round trip)."""
-        keys, args = self._call([(url, counts)], weights=True)
         terms = list(_positive(counts))
-        counted, packed = self._run(keys, args)
-        if not isinstance(packed, bytes) or len(packed) != 8 * len(terms):
-            return bool(counted[0]), self.weights(terms)
-        return bool(counted[0]), dict(zip(terms, struct.unpack(f"<{len(terms)}d", packed)))
+        done, sent, packed = self._count([(url, counts)], weights=True)
+        if not done[0] or sent != terms or not isinstance(packed, bytes) \
+                or len(packed) != 8 * len(terms):
+            return done[0], self.weights(terms)  # counted before: its weights now
+        return True, dict(zip(terms, struct.unpack(f"<{len(terms)}d", packed)))
 
     def page_count(self) -> int:
         """n: the number of pages counted so far."""
@@ -435,6 +447,7 @@ class EntropyMiddleware:
                      partial(self._not_counted, len(waiting))), writes)
 
     def _flushed(self, waiting: list[tuple[str, Mapping[str, int]]], counted: list[bool]) -> None:
+        self._inc("batches")
         for done, (_, counts) in zip(counted, waiting):
             self._counted(done, len(counts))
 

@@ -75,6 +75,13 @@ DEFAULT_SEEN_CACHE = 100_000
 DEFAULT_FLUSH_INTERVAL = 0.25
 #: Pushes kept waiting at most (a page with thousands of links writes them at once).
 MAX_OUTBOX = 2000
+#: Acknowledgements that make an exchange send them before the next flush tick. An
+#: exchange sends the acknowledgements waiting (and has the components write their
+#: batches first) only on the tick, at this many, when the crawl is idle and at close:
+#: the exchanges that lease requests in between carry pushes and leases only, so the
+#: batch writes (tree records, term counts, fingerprints) go in batches of tens of
+#: pages. Below the components' own caps (64 pages), over which they write at once.
+ACK_BATCH = 48
 #: Signal (``writes=``, a list) sent before a worker acknowledges leases: components
 #: that keep pages' writes for a batch (the tree pipeline, the entropy and URL-variants
 #: middlewares) append a :class:`skeleton.store.writes.Write` to ``writes``, sent on the
@@ -158,6 +165,8 @@ class Scheduler(scheduler.Scheduler):
     again: int | None = None
     #: requests the running exchange leases, and the one asked for after it
     leasing: int = 0
+    #: the next exchange sends the acknowledgements waiting (:data:`ACK_BATCH`)
+    acks_due: bool = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -335,13 +344,17 @@ class Scheduler(scheduler.Scheduler):
             self.outbox, self.acks = [], []
             return
         writes: list[Write] = []
-        if self.acks:
+        acking = bool(self.acks) and (wait or self.acks_due)
+        if acking:
             self.crawler.signals.send_catch_log(flush_requested, writes=writes)
             if outage.is_down(self.crawler):  # a component could not write: nothing is acked
                 self.outbox, self.acks = [], []
                 return
-        outbox, acks = self.outbox, self.acks
-        self.outbox, self.acks = [], []
+            self.acks_due = False
+        outbox, acks = self.outbox, self.acks if acking else []
+        self.outbox = []
+        if acking:
+            self.acks = []
         plan = self.queue.prepare([entry for _, _, entry in outbox], acks, pop)
         if plan is None and not writes:
             return
@@ -434,6 +447,7 @@ class Scheduler(scheduler.Scheduler):
                              else "http://localhost/", meta={WAKE_META: True}))
 
     def _flush_tick(self) -> None:
+        self.acks_due = True
         if (self.outbox or self.acks) and self.crawler.crawling:
             self.exchange()
 
@@ -443,7 +457,8 @@ class Scheduler(scheduler.Scheduler):
         if not lease or outage.is_down(self.crawler):
             return
         self.acks.append(lease)
-        if len(self.acks) >= self.batch:
+        if len(self.acks) >= ACK_BATCH:
+            self.acks_due = True
             self.exchange()
 
     def _on_item(self, item: Any, response: Any, spider: Spider, **kwargs: Any) -> None:
