@@ -58,6 +58,9 @@ EMPTY = TermStats()
 _SHORT = struct.Struct("<IId")
 _LONG = struct.Struct("<ddd")
 _SMALL = 2**32
+#: tf ln tf for the small frequencies most terms have (batch_statistics)
+_TABLE_SIZE = 1024
+_TF_LOG_TF = [0.0] + [tf * math.log(tf) for tf in range(1, _TABLE_SIZE)]
 
 
 def _joined_spread(s1: float, g1: float, s2: float, g2: float) -> float:
@@ -108,13 +111,13 @@ def batch_statistics(pages: Iterable[Mapping[str, int]]
     df: Counter[str] = Counter()
     repeats: dict[str, int] = {}  # sum of (tf - 1)
     q: dict[str, float] = {}  # sum of tf ln tf
-    log = math.log
+    log, table = math.log, _TF_LOG_TF
     for counts in pages:
         df.update(counts.keys())  # an iterable, not a mapping: counted in C
         for term, tf in counts.items():
             if tf > 1:
                 repeats[term] = repeats.get(term, 0) + tf - 1
-                q[term] = q.get(term, 0.0) + tf * log(tf)
+                q[term] = q.get(term, 0.0) + (table[tf] if tf < _TABLE_SIZE else tf * log(tf))
     terms = list(df)
     pages_of = [df[term] for term in terms]
     totals = [d + repeats.get(term, 0) for term, d in zip(terms, pages_of)]

@@ -247,9 +247,11 @@ class EntropyStore:
         kept = self.keep_page_terms
         for page_id, url, counts in pages:
             args += [page_id, url if kept else "", pack_counts(counts) if kept else b""]
-        slots: dict[int, int] = {}  # bucket -> its KEYS index
-        args[3] = json.dumps([slots.setdefault(entropy_bucket(term), len(slots) + 3) for term in terms])
-        keys = [self.keys.entropy_pages, self.keys.page_terms, *(self.buckets[b] for b in slots)]
+        buckets = list(map(entropy_bucket, terms))
+        used = sorted(set(buckets))
+        slot = {bucket: index for index, bucket in enumerate(used, start=3)}  # its KEYS index
+        args[3] = json.dumps(list(map(slot.__getitem__, buckets)))
+        keys = [self.keys.entropy_pages, self.keys.page_terms, *(self.buckets[b] for b in used)]
         return keys, args, terms
 
     def _run(self, keys: list[str], args: list[Any]) -> Any:

@@ -55,6 +55,7 @@ import hashlib
 import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from skeleton.sew.urls import canonical, directory
@@ -82,6 +83,8 @@ ENTROPY_BUCKETS = 1024
 #: Terms longer than this (UTF-8 bytes) would make their hash lose its compact
 #: encoding (``hash-max-ziplist-value``): they go to ``:entropy:long``.
 LONG_TERM = 64
+#: Terms whose bucket is remembered (:func:`entropy_bucket`; about 10 MB at most).
+BUCKET_CACHE = 50_000
 #: Bytes of a :func:`url_id`.
 URL_ID_BYTES = 8
 
@@ -93,10 +96,13 @@ def url_id(url: str) -> bytes:
     return hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=URL_ID_BYTES).digest()
 
 
+@lru_cache(maxsize=BUCKET_CACHE)
 def entropy_bucket(term: str) -> int:
     """Index of the ``:entropy`` bucket of ``term`` (:meth:`CrawlKeys.entropy_bucket`):
     CRC-32 of its UTF-8 bytes modulo :data:`ENTROPY_BUCKETS`, or :data:`ENTROPY_BUCKETS`
-    (``:entropy:long``) for a term of more than :data:`LONG_TERM` bytes."""
+    (``:entropy:long``) for a term of more than :data:`LONG_TERM` bytes. The
+    :data:`BUCKET_CACHE` terms used last are remembered (a site's pages share most
+    of their vocabulary)."""
     data = term.encode("utf-8", "surrogatepass")
     if len(data) > LONG_TERM:
         return ENTROPY_BUCKETS
