@@ -797,3 +797,25 @@ def test_compare_variants_votes_aliases_and_waits() -> None:
     assert [v.url for v in found.pending] == ["http://h/a/?s=1"]
     waited = compare_variants("http://h/b/", "F", {}, [("http://h/b/amp/", "s", ["amp"], "F"), ("bad",)])
     assert waited.aliases == {"http://h/b/amp/": "http://h/b/"} and waited.votes == {"s:amp:same": 1}
+
+
+def test_markup_views_and_nofollow_found_through_the_shared_attribute_text() -> None:
+    """The markup tests run only when their words are in the page's attribute text
+    (lower-cased): upper-case rel tokens, a tag cloud, a byline and nofollow links are
+    still found with the text the spider shares, and a page without those words has
+    none of them."""
+    from skeleton.sew.dom import attribute_text
+    from skeleton.urlrules.actions import nofollow_urls, view_links
+
+    root = parse_html(b'<html><body><a rel="TAG" href="/t/a/">a</a>'
+                      b'<a class="tag-cloud-link x" href="/t/b/">b</a>'
+                      b'<p class="post-author">by <a href="/people/jo/">Jo</a></p>'
+                      b'<a rel="NoFollow" href="/login">Log in</a><a href="/docs/">Docs</a></body></html>')
+    text = attribute_text(root)
+    assert "nofollow" in text and "tag-cloud-link" in text and "TAG" not in text
+    expected = {"http://ex.com/t/a/": "rel", "http://ex.com/t/b/": "rel", "http://ex.com/people/jo/": "rel"}
+    assert view_links(root, "http://ex.com/p/", text) == view_links(root, "http://ex.com/p/") == expected
+    assert nofollow_urls(root, "http://ex.com/p/", text) == {"http://ex.com/login"}
+    plain = parse_html(b'<html><body><a class="nav" href="/t/a/">a</a></body></html>')
+    assert view_links(plain, "http://ex.com/p/", attribute_text(plain)) == {}
+    assert attribute_text(None) == ""

@@ -48,6 +48,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..sew.dom import attribute_text
 from ..sew.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES
 from .pagination import PAGER_RELS, is_pager_link, is_pager_text
@@ -97,10 +98,9 @@ _LOWER = "abcdefghijklmnopqrstuvwxyz"
 # (a copy of the value), several ms on a large page, so each value test runs only
 # after a pre-check on the lower-cased text of all the page's attribute values (one
 # pass, ``_Page.mentions``), tests as few values as it can, and leaves the exact
-# tests (tokens, case) to Python on the few elements found.
-
-#: All attribute values of the page: the text of the pre-checks.
-ATTRIBUTE_VALUES_XPATH = "//@*"
+# tests (tokens, case) to Python on the few elements found. The pre-checks' text
+# is skeleton.sew.dom.attribute_text, shared with the link rules of
+# skeleton.urlrules.actions.
 #: JSON-LD scripts (pre-check: "ld+json"; their text is checked for "BreadcrumbList"
 #: before parsing).
 JSONLD_XPATH = '//script[contains(@type, "ld+json")]'
@@ -163,7 +163,6 @@ def _marked_xpath(markers: tuple[str, ...]) -> etree.XPath:
     return etree.XPath(f"{ARIA_CURRENT_XPATH} | //@class[{tests}]/..")
 
 
-_ATTRIBUTE_VALUES = etree.XPath(ATTRIBUTE_VALUES_XPATH, smart_strings=False)
 _JSONLD = etree.XPath(JSONLD_XPATH)
 _MICRODATA = etree.XPath(MICRODATA_XPATH)
 _CRUMB_CONTAINERS = etree.XPath(CRUMB_XPATH)
@@ -215,16 +214,16 @@ class _Page:
 
     __slots__ = ("root", "url", "own", "_attributes")
 
-    def __init__(self, root: etree._Element, page_url: str) -> None:
+    def __init__(self, root: etree._Element, page_url: str, attributes: str | None = None) -> None:
         self.root = root
         self.url = page_url if isinstance(page_url, str) else ""
         self.own = _absolute(self.url, self.url)
-        self._attributes: str | None = None
+        self._attributes = attributes
 
     def mentions(self, *words: str) -> bool:
         """Does any attribute value contain one of ``words`` (lower-case)?"""
         if self._attributes is None:
-            self._attributes = "\n".join(_ATTRIBUTE_VALUES(self.root)).lower()
+            self._attributes = attribute_text(self.root)
         return any(word in self._attributes for word in words)
 
 
@@ -612,13 +611,15 @@ def pager_links(root: etree._Element | None, page_url: str) -> list[str]:
     return [] if root is None else _pager_links(_Page(root, page_url))
 
 
-def page_evidence(root: etree._Element | None, page_url: str) -> dict[str, list[str]]:
+def page_evidence(root: etree._Element | None, page_url: str,
+                  attributes: str | None = None) -> dict[str, list[str]]:
     """``{"crumbs": breadcrumb(...), "up": up_links(...), "trail": highlighted_trail(...),
     "filed": filed_under(...), "pager": pager_links(...)}`` with the empty lists left
-    out (one pre-check pass shared by them)."""
+    out (one pre-check pass shared by them: ``attributes``, the page's
+    :func:`skeleton.sew.dom.attribute_text` when the caller has it)."""
     if root is None:
         return {}
-    page = _Page(root, page_url)
+    page = _Page(root, page_url, attributes)
     evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page),
                 "filed": _filed_under(page), "pager": _pager_links(page)}
     return {name: urls for name, urls in evidence.items() if urls}

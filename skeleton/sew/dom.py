@@ -20,7 +20,7 @@ from typing import TypeVar
 from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding, to_unicode
 
-__all__ = ["MAX_PARSE_BYTES", "decode_html", "looks_binary", "parse_html", "page_title"]
+__all__ = ["MAX_PARSE_BYTES", "decode_html", "looks_binary", "parse_html", "page_title", "attribute_text"]
 
 #: Pages larger than this are cut before parsing (huge pages stay bounded): the
 #: first ``MAX_PARSE_BYTES - TAIL_PARSE_BYTES`` bytes and the last ``TAIL_PARSE_BYTES``
@@ -268,6 +268,20 @@ def parse_html(body: bytes | str, declared: str | None = None) -> etree._Element
 #: Plain ``etree`` elements, not ``lxml.html``'s: its element classes are chosen by a
 #: Python lookup for every element proxy, which doubles the cost of walking a tree.
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, recover=True)
+
+
+_ATTRIBUTE_VALUES = etree.XPath("//@*", smart_strings=False)
+
+
+def attribute_text(root: etree._Element | None) -> str:
+    """The values of all the attributes of the page, lower-cased, one per line: the
+    text of cheap pre-checks. An XPath test on attribute values costs libxml2 a copy
+    of every value it tests (about 0.4 us each); a word absent from this text spares
+    the page the XPaths looking for it. Computed once per page by the spider and
+    handed to the analyses that take it (``attributes=``). ``None``: ''."""
+    if root is None:
+        return ""
+    return "\n".join(_ATTRIBUTE_VALUES(root)).lower()
 
 
 def page_title(root: etree._Element | None) -> str:

@@ -77,7 +77,7 @@ from skeleton.schema.hook import item_sections
 from skeleton.sew.context import Context, decode_context, encode_context
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
-from skeleton.sew.dom import looks_binary, page_title
+from skeleton.sew.dom import attribute_text, looks_binary, page_title
 from skeleton.sew.links import extract_links, unparsable_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, same_host, split_url, trap_reason
@@ -438,7 +438,8 @@ class SkeletonSpider(scrapy.Spider):
             item["aliases"] = [item["url"]]
             item["url"] = declared
         page = item["url"]
-        item["evidence"] = page_evidence(root, final)
+        attributes = attribute_text(root)  # the pre-checks' text, one pass per page
+        item["evidence"] = page_evidence(root, final, attributes)
         try:
             sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
         except Exception as exc:  # optional analysis never costs a page: no sections
@@ -470,7 +471,7 @@ class SkeletonSpider(scrapy.Spider):
                    if link.url or link.href not in unparsable]  # counted once, as unparsable
             nav_sets = []
         chain = [canonical(u) for u in response.meta.get("redirect_urls", [])]
-        links = self._followable(raw, page, self._link_reasons(raw, root, final, language),
+        links = self._followable(raw, page, self._link_reasons(raw, root, final, language, attributes),
                                  final, *item["aliases"], *filter(None, chain))
         item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
         item["offers"] = page_offers(page, nav_sets, links)
@@ -571,11 +572,11 @@ class SkeletonSpider(scrapy.Spider):
         return f"skipped/{action}" if action else None
 
     def _link_reasons(self, raw: list[NavLink], root: Any, page: str,
-                      language: str | None) -> dict[str, str]:
+                      language: str | None, attributes: str) -> dict[str, str]:
         """URL -> why the page's link to it is not followed, from the page itself
         (``skeleton.urlrules.links.link_skip_reasons``)."""
         return link_skip_reasons(((link.url, link.text) for link in raw), root, page, language,
-                                 self.skip_actions)
+                                 self.skip_actions, attributes)
 
     def _followable(self, raw: list[NavLink], page: str, reasons: dict[str, str],
                     *aliases: str) -> list[tuple[str, str, str, int]]:

@@ -31,6 +31,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from skeleton.hierarchy.pagination import is_pager_text
+from skeleton.sew.dom import attribute_text
 from skeleton.sew.urls import resolve, split_url
 
 from .content import main_element, main_text
@@ -120,7 +121,9 @@ _SPACES = re.compile(r"\s+")
 CACHED_URLS = 16384
 _STRIP = " \t\n\r.:…!?»«›‹→←|•·-–—()[]{}<>\"'"
 _REL_A = etree.XPath('//a[@href][@rel]')
-_TAG_CLOUD = "contains(concat(' ', normalize-space(@class), ' '), ' tag-cloud-link ')"
+#: the class WordPress writes on every tag cloud link
+TAG_CLOUD_CLASS = "tag-cloud-link"
+_TAG_CLOUD = f"contains(concat(' ', normalize-space(@class), ' '), ' {TAG_CLOUD_CLASS} ')"
 #: parts of a class name (split at ``-`` and ``_``) that mark a post's byline
 BYLINE_CLASS_PARTS = frozenset({"author", "authors", "byline"})
 _TAG_CLOUD_A = etree.XPath(f"//a[@href][{_TAG_CLOUD}]")
@@ -193,11 +196,16 @@ def action_reason(url: str, text: str = "") -> str | None:
 
 
 def rel_marked_urls(root: etree._Element | None, page_url: str, rels: frozenset[str],
-                    keep: frozenset[str] = frozenset()) -> frozenset[str]:
+                    keep: frozenset[str] = frozenset(), attributes: str | None = None) -> frozenset[str]:
     """The URLs the page links only from ``a`` elements whose ``rel`` has a token in
     ``rels`` and none in ``keep`` (canonical, absolute): a URL the page also links
-    without such a ``rel`` is not one."""
+    without such a ``rel`` is not one. ``attributes``: the page's
+    :func:`skeleton.sew.dom.attribute_text`, if the caller has it (a page none of
+    whose attribute values holds a token of ``rels`` has none)."""
     if root is None:
+        return frozenset()
+    text = attribute_text(root) if attributes is None else attributes
+    if not any(rel in text for rel in rels):
         return frozenset()
     marked: set[str] = set()
     plain: set[str] = set()
@@ -212,9 +220,10 @@ def rel_marked_urls(root: etree._Element | None, page_url: str, rels: frozenset[
     return frozenset(marked - plain)
 
 
-def nofollow_urls(root: etree._Element | None, page_url: str) -> frozenset[str]:
+def nofollow_urls(root: etree._Element | None, page_url: str,
+                  attributes: str | None = None) -> frozenset[str]:
     """The URLs the page links only with ``rel="nofollow"`` (canonical, absolute)."""
-    return rel_marked_urls(root, page_url, NOFOLLOW_RELS)
+    return rel_marked_urls(root, page_url, NOFOLLOW_RELS, attributes=attributes)
 
 
 def _accessible_names(root: etree._Element) -> list[tuple[etree._Element, str]]:
@@ -248,7 +257,8 @@ def _labelled_anchors(root: etree._Element) -> list[etree._Element]:
     return [a for block in blocks for a in block.iter("a") if a.get("href")]
 
 
-def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
+def view_links(root: etree._Element | None, page_url: str,
+               attributes: str | None = None) -> dict[str, str]:
     """URL -> how the page marks it as a view (``"rel"`` or ``"label"``), for the
     URLs the page links only as views. Marked by markup (``"rel"``): ``rel`` ``tag``,
     ``author``, ``archives`` or ``search`` (HTML link types), unless ``category``
@@ -266,12 +276,18 @@ def view_links(root: etree._Element | None, page_url: str) -> dict[str, str]:
     of the elements its ``aria-labelledby`` names) is a label (MkDocs Material's
     "Archive" and "Authors" sidebars). A URL the page also links unmarked is none,
     unless that link is a step in reading order (a next/previous link or a page
-    number: "Next: 2025" names a neighbour, not a section)."""
+    number: "Next: 2025" names a neighbour, not a section). ``attributes``: the
+    page's :func:`skeleton.sew.dom.attribute_text`, if the caller has it (the markup
+    tests run only when their words are in it)."""
     if root is None:
         return {}
+    text = attribute_text(root) if attributes is None else attributes
     labelled = set(_labelled_anchors(root))
-    rels = any(set((a.get("rel") or "").lower().split()) & VIEW_RELS for a in _REL_A(root))
-    markup = set(_TAG_CLOUD_A(root)) | _byline_anchors(root)
+    rels = any(rel in text for rel in VIEW_RELS) and any(
+        set((a.get("rel") or "").lower().split()) & VIEW_RELS for a in _REL_A(root))
+    markup = set(_TAG_CLOUD_A(root)) if TAG_CLOUD_CLASS in text else set()
+    if any(part in text for part in BYLINE_CLASS_PARTS):
+        markup |= _byline_anchors(root)
     if not (labelled or rels or markup):
         return {}
     kinds: dict[str, str] = {}

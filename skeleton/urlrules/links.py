@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 from lxml import etree
 
+from skeleton.sew.dom import attribute_text
+
 from .actions import action_reason, form_only, nofollow_urls, view_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
 
@@ -14,19 +16,23 @@ __all__ = ["link_skip_reasons", "leaf_reason"]
 
 
 def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | None, page_url: str,
-                      language: str | None, skip_actions: bool = True) -> dict[str, str]:
+                      language: str | None, skip_actions: bool = True,
+                      attributes: str | None = None) -> dict[str, str]:
     """URL -> why the page's link ``(url, text)`` is not followed, from the page
     itself: ``skipped/language`` (an ``hreflang`` copy in another language than
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
     ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/action/KIND``
     (URL or text of an action); the last four only with ``skip_actions``. The first
-    reason found for a URL wins. No link, no reading of the page."""
+    reason found for a URL wins. No link, no reading of the page. ``attributes``: the
+    page's :func:`skeleton.sew.dom.attribute_text`, if the caller has it."""
     links = list(links)
     if not links:
         return {}
     copies = language_copies(root, page_url, language or "")
-    nofollow = nofollow_urls(root, page_url) if skip_actions else frozenset()
-    views = view_links(root, page_url) if skip_actions else {}
+    if skip_actions and attributes is None and root is not None:
+        attributes = attribute_text(root)
+    nofollow = nofollow_urls(root, page_url, attributes) if skip_actions else frozenset()
+    views = view_links(root, page_url, attributes) if skip_actions else {}
     reasons: dict[str, str] = {}
     for url, text in links:
         if url in reasons:
