@@ -511,8 +511,12 @@ def test_primary_language(value: str | None, expected: str) -> None:
     ("", "", ""),
 ])
 def test_page_language(html_attrs: str, head: str, expected: str) -> None:
-    """<html lang> first, then <meta http-equiv=content-language>, else ''."""
-    assert page_language(page("<p>x</p>", head, html_attrs)) == expected
+    """<html lang> first, then <meta http-equiv=content-language>, else ''; the same
+    with the page's attribute text the spider shares."""
+    from skeleton.sew.dom import attribute_text
+
+    root = page("<p>x</p>", head, html_attrs)
+    assert page_language(root) == page_language(root, attribute_text(root)) == expected
 
 
 def test_page_language_no_tree() -> None:
@@ -563,8 +567,14 @@ def canon(href: str, page_url: str = PAGE, base_url: str = BASE) -> str | None:
     ("http://ex.com/docs/start.html", BASE, "http://ex.com/docs/start.html"),
 ])
 def test_canonical_same_host(href: str, page_url: str, expected: str) -> None:
-    """A canonical URL of another page on the crawl's host is returned."""
+    """A canonical URL of another page on the crawl's host is returned, also with
+    the page's attribute text the spider shares (rel="Canonical" included)."""
+    from skeleton.sew.dom import attribute_text
+
     assert canon(href, page_url) == expected
+    root = page("<p>x</p>", f'<link rel="Canonical" href="{href}">')
+    assert canonical_link(root, page_url, BASE, attribute_text(root)) == expected
+    assert canonical_link(root, page_url, BASE, "no such word") is None  # trusted: no XPath
 
 
 @pytest.mark.parametrize("href", ["https://www.example.org/docs/b.html?x=1#frag",

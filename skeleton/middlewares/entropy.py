@@ -6,16 +6,18 @@ response (2xx, HTML or no content type, parsable), it extracts the page's terms
 one Lua script per batch of pages, hence atomic. Without WISDOM (which reads the
 page's weights at once) the pages wait and are counted together, one script call,
 when the scheduler is about to acknowledge their leases (``flush_requested``, every
-``SKELETON_FLUSH_INTERVAL`` or batch of pages) and at close: a page is counted
+``SKELETON_FLUSH_INTERVAL`` or ``ACK_BATCH`` pages) and at close: a page is counted
 before its lease ends, so a worker that dies loses no count (the page is fetched
 again and counted then). With WISDOM each page is its own batch. The update is:
 
 * idempotent: the :func:`skeleton.store.keys.url_id` of the page's canonical URL
   (the final URL of a redirect chain, as the spider records it) goes into
   ``:entropy_pages``; a page already there changes nothing (a retry, a second
-  worker, a resumed crawl, the same URL twice in a batch);
+  worker, a resumed crawl, the same URL twice in a batch): the script then writes
+  nothing and the batch is sent again without it;
 * cost proportional to the batch's distinct terms: the pages counted now are merged
-  per term in the script, and each term's sufficient statistics (S, df, G)
+  per term in Python (:func:`skeleton.entropy.statistics.batch_statistics`, off the
+  reactor on the scheduler's I/O thread), and each term's sufficient statistics (S, df, G)
   (:mod:`skeleton.entropy.statistics`) in its ``:entropy`` bucket
   (:func:`skeleton.store.keys.entropy_bucket`, one of 1,024 small hashes that Redis
   keeps compact) are updated in place, one HMGET and one HSET per bucket touched;

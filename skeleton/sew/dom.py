@@ -285,7 +285,13 @@ def attribute_text(root: etree._Element | None) -> str:
 
 
 def page_title(root: etree._Element | None) -> str:
-    """The page's ``<title>`` text, whitespace-collapsed ('' when absent)."""
+    """The page's ``<title>`` text, whitespace-collapsed ('' when absent): the first
+    ``title`` element's in document order (looked for in the ``<head>`` first when it
+    is the page's first element)."""
     if root is None:
         return ""
+    head = root[0] if root.tag == "html" and len(root) else None
+    title = next(head.iter("title"), None) if head is not None and head.tag == "head" else None
+    if title is not None:
+        return " ".join("".join(title.itertext()).split())
     return " ".join(str(root.xpath(_TITLE_XPATH)).split())

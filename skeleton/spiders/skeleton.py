@@ -424,21 +424,21 @@ class SkeletonSpider(scrapy.Spider):
         if root is None:
             return self._leaf(item, "unparsable")
         final = canonical(response.url) or item["url"]
-        own_lang = page_language(root)
+        attributes = attribute_text(root)  # the pre-checks' text, one pass per page
+        own_lang = page_language(root, attributes)
         language = response.meta.get(META_LANG) or (own_lang if item["found_depth"] == 0 else None)
         item["lang"] = own_lang
         item["title"] = page_title(root)
         leaf = leaf_reason(root, final, own_lang, language, self.skip_actions)
         if leaf:
             return self._leaf(item, leaf)
-        declared = canonical_link(root, final, self.base)
+        declared = canonical_link(root, final, self.base, attributes)
         if declared:
             # the site names the page by another URL: that is the node, this URL its alias
             self.crawler.stats.inc_value("skeleton/canonical_links")
             item["aliases"] = [item["url"]]
             item["url"] = declared
         page = item["url"]
-        attributes = attribute_text(root)  # the pre-checks' text, one pass per page
         item["evidence"] = page_evidence(root, final, attributes)
         try:
             sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED

@@ -46,11 +46,14 @@ def _on_host(url: str, page_url: str) -> str:
     return canonical(urlunsplit((page.scheme, page.netloc, target.path or "/", target.query, "")))
 
 
-def canonical_link(root: etree._Element | None, page_url: str, base_url: str) -> str | None:
+def canonical_link(root: etree._Element | None, page_url: str, base_url: str,
+                   attributes: str | None = None) -> str | None:
     """The canonical URL the page declares, when it names another page of the
     crawl (see the module's decisions), else None (also when its href, or
-    ``page_url``, is unparsable)."""
-    if root is None:
+    ``page_url``, is unparsable). ``attributes``: the page's
+    :func:`skeleton.sew.dom.attribute_text`, if the caller has it (no "canonical" in
+    it: no canonical link, no XPath)."""
+    if root is None or (attributes is not None and "canonical" not in attributes):
         return None
     hrefs = _CANONICAL(root)
     if not hrefs:

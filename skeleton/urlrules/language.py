@@ -37,11 +37,14 @@ def primary_language(value: str | None) -> str:
     return tag if _SUBTAG.match(tag) else ""
 
 
-def page_language(root: etree._Element | None) -> str:
-    """The page's declared language (primary subtag), ``""`` when it declares none."""
+def page_language(root: etree._Element | None, attributes: str | None = None) -> str:
+    """The page's declared language (primary subtag), ``""`` when it declares none.
+    ``attributes``: the page's :func:`skeleton.sew.dom.attribute_text`, if the caller
+    has it (no "content-language" in it: no ``<meta>`` to look for)."""
     if root is None:
         return ""
-    values = _HTML_LANG(root) or _META_LANG(root)
+    values = _HTML_LANG(root) or (
+        _META_LANG(root) if attributes is None or "content-language" in attributes else [])
     return primary_language(values[0]) if values else ""
 
 
