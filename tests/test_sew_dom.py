@@ -382,7 +382,7 @@ def test_page_title() -> None:
     assert page_title(None) == ""
     assert page_title(parse_html(b"<html><body>no title</body></html>")) == ""
     assert page_title(parse_html(b"<title>\n  A\n  B </title>")) == "A B"
-    # the head's title, nested markup read; else the first title anywhere (an SVG's)
-    assert page_title(parse_html(b"<html><head><meta charset=utf-8><title>T <b>1</b></title></head>"
+    # the head's title; else the first title anywhere (an SVG's)
+    assert page_title(parse_html(b"<html><head><meta charset=utf-8><title>T\n 1</title></head>"
                                  b"<body><svg><title>S</title></svg></body></html>")) == "T 1"
     assert page_title(parse_html(b"<html><head></head><body><svg><title>S</title></svg></body></html>")) == "S"
