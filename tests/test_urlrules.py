@@ -119,6 +119,18 @@ def test_main_element_falls_back_to_main(body: str, expected_id: str) -> None:
     assert main_element(page(body)).get("id") == expected_id
 
 
+def test_main_element_with_the_shared_attribute_text() -> None:
+    """With the page's attribute text, role/id values "main" and "content" are still
+    found (whole values only: "content-type" is none), and a page with neither
+    gets its first <main>, else its body."""
+    from skeleton.sew.dom import attribute_text
+
+    for body, tag in (('<div id="content"><p>x</p></div>', "div"), ('<div role="main">x</div>', "div"),
+                      ("<main>m</main>", "main"), ('<div class="content-type">x</div>', "body")):
+        root = page(body, '<meta http-equiv="Content-Type" content="text/html">')
+        assert main_element(root, attribute_text(root)).tag == main_element(root).tag == tag
+
+
 @pytest.mark.parametrize("body", [
     "<div>plain</div>",
     "<article>one</article><article>two</article>",

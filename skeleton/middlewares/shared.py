@@ -30,7 +30,7 @@ component during a crawl (its traceback at DEBUG); later ones are only counted.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
@@ -38,7 +38,7 @@ from scrapy.exceptions import NotConfigured
 from w3lib.encoding import http_content_type_encoding
 
 from skeleton.store.keys import CrawlKeys
-from skeleton.sew.dom import parse_html
+from skeleton.sew.dom import attribute_text, parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
@@ -77,13 +77,23 @@ def analysis_failed(log: logging.Logger, stats: Any, component: str, url: str,
 
 @dataclass(slots=True)
 class SharedPage:
-    """A response's parsed tree, its text pass and the weights of its terms."""
+    """A response's parsed tree, its text pass, the weights of its terms and the text
+    of its attribute values (:attr:`attributes`)."""
 
     root: etree._Element | None
     encoding: str | None = None
     text: PageText | None = None
     stop: frozenset[str] | None = None
     weights: dict[str, float] | None = None
+    _attributes: str | None = field(default=None, repr=False)
+
+    @property
+    def attributes(self) -> str:
+        """:func:`skeleton.sew.dom.attribute_text` of the tree, computed on first use:
+        the pre-checks' text shared by the page's analyses."""
+        if self._attributes is None:
+            self._attributes = attribute_text(self.root)
+        return self._attributes
 
 
 def _content_type(response: Any) -> str:

@@ -142,8 +142,8 @@ class UrlVariantsMiddleware:
             return
         try:
             url = canonical(response.url)
-            fingerprint = content_fingerprint(shared_page(response, self.crawler.stats).root) \
-                if url else None
+            page = shared_page(response, self.crawler.stats) if url else None
+            fingerprint = content_fingerprint(page.root, page.attributes) if page is not None else None
         except Exception as exc:  # optional analysis never costs a page
             self._failed(response.url, exc)
             return

@@ -77,7 +77,7 @@ from skeleton.schema.hook import item_sections
 from skeleton.sew.context import Context, decode_context, encode_context
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
-from skeleton.sew.dom import attribute_text, looks_binary, page_title
+from skeleton.sew.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links, unparsable_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, same_host, split_url, trap_reason
@@ -420,11 +420,12 @@ class SkeletonSpider(scrapy.Spider):
             return self._leaf(item, "empty")
         if looks_binary(body):
             return self._leaf(item, "binary")
-        root = shared_page(response, self.crawler.stats).root  # parsed once per response
+        shared = shared_page(response, self.crawler.stats)  # parsed once per response
+        root = shared.root
         if root is None:
             return self._leaf(item, "unparsable")
         final = canonical(response.url) or item["url"]
-        attributes = attribute_text(root)  # the pre-checks' text, one pass per page
+        attributes = shared.attributes  # the pre-checks' text, one pass per page
         own_lang = page_language(root, attributes)
         language = response.meta.get(META_LANG) or (own_lang if item["found_depth"] == 0 else None)
         item["lang"] = own_lang

@@ -21,17 +21,27 @@ MAIN_XPATH = '(//main | //@role[. = "main"]/.. | //@id[. = "content" or . = "mai
 DROPPED_TAGS = frozenset({"script", "style", "noscript", "template", "nav", "aside", "form", "select",
                           "button", "textarea"})
 _MAIN = etree.XPath(MAIN_XPATH)
+#: the attribute values MAIN_XPATH looks for (role, id)
+_MAIN_VALUES = ("main", "content")
 _DROPPED = tuple(sorted(DROPPED_TAGS))
 
 
-def main_element(root: etree._Element) -> etree._Element:
-    """The element holding the page's main content."""
+def main_element(root: etree._Element, attributes: str | None = None) -> etree._Element:
+    """The element holding the page's main content. ``attributes``: the page's
+    :func:`skeleton.sew.dom.attribute_text`, if the caller has it (without an
+    attribute value "main" or "content", only a ``<main>`` can be one)."""
     articles = list(islice(root.iter("article"), 2))
     if len(articles) == 1:
         return articles[0]
-    main = _MAIN(root)
-    if main:
-        return main[0]
+    if attributes is not None and not any(
+            value == attributes or attributes.startswith(f"{value}\n")
+            or attributes.endswith(f"\n{value}") or f"\n{value}\n" in attributes
+            for value in _MAIN_VALUES):  # a whole value, as the XPath compares them
+        main = next(root.iter("main"), None)
+        return main if main is not None else next(root.iter("body"), root)
+    found = _MAIN(root)
+    if found:
+        return found[0]
     return next(root.iter("body"), root)
 
 

@@ -54,12 +54,13 @@ MAX_SEGMENT = 12
 _SEGMENT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
-def content_fingerprint(root: etree._Element | None) -> str | None:
+def content_fingerprint(root: etree._Element | None, attributes: str | None = None) -> str | None:
     """A short hash of the page's main text (:func:`content_text` of its
-    :func:`main_element`), or None (no tree, too little text)."""
+    :func:`main_element`; ``attributes``: the page's attribute text, if the caller
+    has it), or None (no tree, too little text)."""
     if root is None:
         return None
-    text = content_text(main_element(root))
+    text = content_text(main_element(root, attributes))
     if len(text) < MIN_TEXT:
         return None
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
