@@ -46,6 +46,9 @@ SKIPPED_TAGS = frozenset({"script", "style", "template"})
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: Greek capital sigma: lower-cased as final sigma or not by the letters around it
+#: (Unicode's Final_Sigma), which may lie beyond the token
+_CAPITAL_SIGMA = "\u03a3"
 #: the first UTF-8 byte of every CJK character (U+3040-U+9FFF: E3-E9, U+F900-U+FAFF:
 #: EF): UTF-8 text holding none of them has no CJK (memchr scans, not the regex)
 _CJK_LEADS = tuple(bytes([lead]) for lead in (*range(0xE3, 0xEA), 0xEF))
@@ -180,10 +183,17 @@ def _kept_words(lowered: str, stop: frozenset[str]) -> list[str]:
 
 
 def _counted_words(encoded: bytes, stop: frozenset[str]) -> dict[str, int]:
-    """The terms of lower-cased text without CJK (UTF-8 ``encoded``), counted: the
-    tokens of :func:`_kept_words` counted by ``Counter`` in C before any is tested, so
-    that each distinct token is tested once (a page repeats its words)."""
-    tokens = Counter(encoded.translate(_ASCII_NON_WORD).decode("utf-8", "surrogatepass").split())
+    """The terms of text without CJK (UTF-8 ``encoded``), lower-cased and counted: the
+    tokens of :func:`_kept_words`, counted by ``Counter`` in C before any is tested, so
+    that each distinct token is tested once (a page repeats its words). ASCII letters
+    are lower-cased on the bytes; a token holding other characters is lower-cased
+    alone (``str.lower`` never makes or removes a separator, so the tokens are those
+    of the lower-cased text)."""
+    tokens = Counter(encoded.lower().translate(_ASCII_NON_WORD).decode("utf-8", "surrogatepass").split())
+    for token in [token for token in tokens if not token.isascii()]:
+        lowered = token.lower()
+        if lowered != token:
+            tokens[lowered] += tokens.pop(token)
     counts: dict[str, int] = {}
     odd: list[tuple[str, int]] = []
     for token, count in tokens.items():
@@ -232,11 +242,12 @@ def count_terms(text: Any, stop: frozenset[str] = frozenset(),
     ``max_terms`` distinct terms, the most frequent are kept (ties by term)."""
     if not isinstance(text, str) or not text:
         return {}
-    lowered = text.lower()
-    encoded = lowered.encode("utf-8", "surrogatepass")
-    if not lowered.isascii() and any(lead in encoded for lead in _CJK_LEADS) \
-            and _CJK_RUN.search(lowered) is not None:
+    encoded = text.encode("utf-8", "surrogatepass")
+    if not text.isascii() and any(lead in encoded for lead in _CJK_LEADS) \
+            and _CJK_RUN.search(text) is not None:
         counts: Mapping[str, int] = Counter(term_function(stop)(text))
+    elif _CAPITAL_SIGMA in text:  # its lower case depends on what follows, across tokens
+        counts = _counted_words(text.lower().encode("utf-8", "surrogatepass"), stop)
     else:
         counts = _counted_words(encoded, stop)
     if len(counts) > max(0, max_terms):
