@@ -113,3 +113,15 @@ def test_any_text_gives_clean_terms(text: str) -> None:
         assert count > 0 and term == term.lower() and not term.isnumeric()
         assert term.strip() == term and term and "_" not in term
         assert term not in stop_words()
+
+
+def test_counts_are_those_of_the_lower_cased_text() -> None:
+    """Upper- and lower-case forms count as one term, non-ASCII ones too; a final
+    sigma is lower-cased as in the whole text (it depends on the letters after it)."""
+    from collections import Counter
+
+    from skeleton.entropy.terms import terms
+
+    assert count_terms("Élan élan ÉLAN Straße STRASSE") == {"élan": 3, "straße": 1, "strasse": 1}
+    assert count_terms("ΟΔΟΣ ΟΔΟΣ.Α") == {"οδος": 1, "οδοσ": 1}
+    assert count_terms("ΟΔΟΣ ΟΔΟΣ.Α") == dict(Counter(terms("ΟΔΟΣ ΟΔΟΣ.Α")))
