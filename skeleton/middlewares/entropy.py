@@ -75,7 +75,7 @@ from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_respo
                                         shared_page)
 from skeleton.store.entropy import snapshot, term_entropies, term_weights
 from skeleton.store.keys import CrawlKeys, entropy_bucket, url_id
-from skeleton.store.scheduler import flush_requested
+from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.writes import Write, submit
 from skeleton.store.server import connect
 from skeleton.sew.urls import canonical
@@ -95,7 +95,7 @@ STATS_PREFIX = "skeleton/entropy"
 SCAN_BUCKETS = 128
 #: Pages counted in one batch at most (they are counted when the scheduler writes
 #: its acknowledgements, see :data:`skeleton.store.scheduler.flush_requested`).
-MAX_WAITING = 64
+MAX_WAITING = MAX_BATCH_WAITING
 #: Terms per HMGET/HSET of one bucket inside the update script.
 SCRIPT_CHUNK = 1000
 

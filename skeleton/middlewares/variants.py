@@ -52,7 +52,7 @@ from skeleton.store import outage
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
 from skeleton.store.keys import CrawlKeys, url_id
-from skeleton.store.scheduler import flush_requested
+from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.server import connect
 from skeleton.store.writes import Write, submit
 from skeleton.sew.urls import canonical
@@ -72,7 +72,7 @@ STATS_PREFIX = "skeleton/variants"
 #: variants kept waiting for one simpler URL to be fetched
 MAX_WAITING = 8
 #: pages fingerprinted and not compared yet, at most (one batch: see ``flush``)
-MAX_PAGES_WAITING = 64
+MAX_PAGES_WAITING = MAX_BATCH_WAITING
 #: KEYS: variants. ARGV: simpler URL, JSON entry, MAX_WAITING. Appends atomically.
 WAIT_SCRIPT = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])

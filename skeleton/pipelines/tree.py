@@ -41,7 +41,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
-from skeleton.store.scheduler import flush_requested
+from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.server import connect, run_pipeline
 from skeleton.store.tree import pack_record
 from skeleton.store.writes import Write, submit
@@ -61,7 +61,7 @@ logger = logging.getLogger(__name__)
 page_stored = object()
 #: Items kept for one batch at most (they are stored when the scheduler is about
 #: to acknowledge leases: :data:`skeleton.store.scheduler.flush_requested`).
-MAX_WAITING = 64
+MAX_WAITING = MAX_BATCH_WAITING
 
 #: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
 #: analysed) and failed (URL -> status of the pages whose record is a failed one).

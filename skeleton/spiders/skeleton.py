@@ -289,6 +289,9 @@ class SkeletonSpider(scrapy.Spider):
         crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
         crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
         spider.skip_actions = crawler.settings.getbool("SKELETON_SKIP_ACTIONS", True)
+        if spider.max_pages is not None:
+            # a budgeted run stores each page at once: its workers count the pages stored
+            crawler.settings.set("SKELETON_ACK_BATCH", 1, priority="spider")
         # -a analyses=... switches the analyses' settings on for the whole crawl (the
         # middlewares are built after the spider, from these settings)
         for name in spider.analyses:

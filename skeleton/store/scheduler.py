@@ -75,13 +75,23 @@ DEFAULT_SEEN_CACHE = 100_000
 DEFAULT_FLUSH_INTERVAL = 0.25
 #: Pushes kept waiting at most (a page with thousands of links writes them at once).
 MAX_OUTBOX = 2000
-#: Acknowledgements that make an exchange send them before the next flush tick. An
-#: exchange sends the acknowledgements waiting (and has the components write their
-#: batches first) only on the tick, at this many, when the crawl is idle and at close:
-#: the exchanges that lease requests in between carry pushes and leases only, so the
-#: batch writes (tree records, term counts, fingerprints) go in batches of tens of
-#: pages. Below the components' own caps (64 pages), over which they write at once.
-ACK_BATCH = 48
+#: Acknowledgements sent together (``SKELETON_ACK_BATCH``), and the longest the first
+#: of them waits, in seconds (``SKELETON_ACK_INTERVAL``, checked on the flush tick). An
+#: exchange sends the acknowledgements waiting, having the components write their
+#: batches first, only then, when the crawl is idle and at close: the exchanges that
+#: lease requests in between carry pushes and leases only, so the batch writes (tree
+#: records, term counts, fingerprints) go in batches of about a hundred pages (the
+#: entropy update costs per distinct term of a batch). Leases stay held meanwhile
+#: (renewed long before ``SKELETON_LEASE_TIMEOUT``); a worker that dies leaves those
+#: pages to be crawled again. A run with a page budget (``max_pages``) sends each
+#: acknowledgement at once (the spider sets 1), so that its workers see the pages
+#: stored. Below the components' own caps (:data:`MAX_BATCH_WAITING`).
+DEFAULT_ACK_BATCH = 128
+DEFAULT_ACK_INTERVAL = 1.0
+#: Pages a component keeps for its batch write at most before writing them at once
+#: (on the reactor's thread): above DEFAULT_ACK_BATCH, so reached only when
+#: acknowledgements are held back (no lease to acknowledge, Redis slow).
+MAX_BATCH_WAITING = 256
 #: Signal (``writes=``, a list) sent before a worker acknowledges leases: components
 #: that keep pages' writes for a batch (the tree pipeline, the entropy and URL-variants
 #: middlewares) append a :class:`skeleton.store.writes.Write` to ``writes``, sent on the
@@ -165,8 +175,12 @@ class Scheduler(scheduler.Scheduler):
     again: int | None = None
     #: requests the running exchange leases, and the one asked for after it
     leasing: int = 0
-    #: the next exchange sends the acknowledgements waiting (:data:`ACK_BATCH`)
+    #: the next exchange sends the acknowledgements waiting (:data:`DEFAULT_ACK_BATCH`)
     acks_due: bool = False
+    #: when the first acknowledgement waiting came (``time.monotonic``), None: none waits
+    acks_since: float | None = None
+    ack_batch: int = DEFAULT_ACK_BATCH
+    ack_every: float = DEFAULT_ACK_INTERVAL
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -197,6 +211,8 @@ class Scheduler(scheduler.Scheduler):
         instance.poll_every = settings.getfloat("SKELETON_POLL_INTERVAL", 1.0)
         instance.pushed = BoundedSet(settings.getint("SKELETON_SEEN_CACHE", DEFAULT_SEEN_CACHE))
         instance.flush_every = settings.getfloat("SKELETON_FLUSH_INTERVAL", DEFAULT_FLUSH_INTERVAL)
+        instance.ack_batch = max(1, settings.getint("SKELETON_ACK_BATCH", DEFAULT_ACK_BATCH))
+        instance.ack_every = max(0.0, settings.getfloat("SKELETON_ACK_INTERVAL", DEFAULT_ACK_INTERVAL))
         instance.batch = max(1, settings.getint("SKELETON_QUEUE_BATCH", 0)
                              or settings.getint("CONCURRENT_REQUESTS", 16))
         instance.inbox = deque()
@@ -350,7 +366,7 @@ class Scheduler(scheduler.Scheduler):
             if outage.is_down(self.crawler):  # a component could not write: nothing is acked
                 self.outbox, self.acks = [], []
                 return
-            self.acks_due = False
+            self.acks_due, self.acks_since = False, None
         outbox, acks = self.outbox, self.acks if acking else []
         self.outbox = []
         if acking:
@@ -447,8 +463,9 @@ class Scheduler(scheduler.Scheduler):
                              else "http://localhost/", meta={WAKE_META: True}))
 
     def _flush_tick(self) -> None:
-        self.acks_due = True
-        if (self.outbox or self.acks) and self.crawler.crawling:
+        if self.acks_since is not None and time.monotonic() - self.acks_since >= self.ack_every:
+            self.acks_due = True
+        if (self.outbox or self.acks_due) and self.crawler.crawling:
             self.exchange()
 
     # -- acknowledgements -------------------------------------------------------
@@ -456,8 +473,10 @@ class Scheduler(scheduler.Scheduler):
     def _ack(self, lease: str | None) -> None:
         if not lease or outage.is_down(self.crawler):
             return
+        if self.acks_since is None:
+            self.acks_since = time.monotonic()
         self.acks.append(lease)
-        if len(self.acks) >= ACK_BATCH:
+        if len(self.acks) >= self.ack_batch:
             self.acks_due = True
             self.exchange()
 
