@@ -59,6 +59,7 @@ ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 # a summary at the end, instead of Scrapy's once-a-minute LogStats line.
 EXTENSIONS = {"skeleton.extensions.lifecycle.CrawlLifecycle": 500,
               "skeleton.extensions.progress.CrawlProgress": 510,
+              "skeleton.extensions.heap.FrozenHeap": 520,
               "scrapy.extensions.logstats.LogStats": None}
 SKELETON_PROGRESS_INTERVAL = 5.0
 SKELETON_PROGRESS_BAR = True
