@@ -1,5 +1,6 @@
 """The heap extension: the objects built before the crawl, and the whole heap at its
-end, are frozen out of the cyclic collector's sight."""
+end, are frozen out of the cyclic collector's sight; the youngest generation is
+collected less often."""
 from __future__ import annotations
 
 import gc
@@ -9,28 +10,43 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from skeleton.extensions.heap import FrozenHeap
+from skeleton.extensions.heap import DEFAULT_THRESHOLD, FrozenHeap
 
 
 @pytest.fixture(autouse=True)
-def _unfrozen():
+def _collector_as_it_was():
+    threshold = gc.get_threshold()
     gc.unfreeze()
     yield
     gc.unfreeze()
+    gc.set_threshold(*threshold)
 
 
 def test_the_heap_is_frozen_when_the_engine_starts_and_when_the_spider_closes() -> None:
-    crawler = get_crawler(settings_dict={"SKELETON_GC_FREEZE": True})
+    crawler = get_crawler(settings_dict={})
     heap = FrozenHeap.from_crawler(crawler)  # kept: signal receivers are weak references
+    older = gc.get_threshold()[1:]
     assert gc.get_freeze_count() == 0
     crawler.signals.send_catch_log(signals.engine_started)
     frozen = gc.get_freeze_count()
     assert frozen > 0
+    assert gc.get_threshold() == (DEFAULT_THRESHOLD, *older)
     kept = [[object()] for _ in range(1000)]  # objects the crawl creates meanwhile
     crawler.signals.send_catch_log(signals.spider_closed, spider=None, reason="finished")
     assert gc.get_freeze_count() >= frozen + len(kept) and heap is not None
 
 
-def test_the_setting_switches_it_off() -> None:
+def test_each_setting_switches_its_part_off() -> None:
+    before = gc.get_threshold()
+    crawler = get_crawler(settings_dict={"SKELETON_GC_THRESHOLD": 0})
+    heap = FrozenHeap.from_crawler(crawler)
+    crawler.signals.send_catch_log(signals.engine_started)
+    assert gc.get_threshold() == before and gc.get_freeze_count() > 0 and heap is not None
+    gc.unfreeze()
+    crawler = get_crawler(settings_dict={"SKELETON_GC_FREEZE": False})
+    heap = FrozenHeap.from_crawler(crawler)
+    crawler.signals.send_catch_log(signals.engine_started)
+    assert gc.get_freeze_count() == 0 and gc.get_threshold()[0] == DEFAULT_THRESHOLD
     with pytest.raises(NotConfigured):
-        FrozenHeap.from_crawler(get_crawler(settings_dict={"SKELETON_GC_FREEZE": False}))
+        FrozenHeap.from_crawler(get_crawler(settings_dict={"SKELETON_GC_FREEZE": False,
+                                                           "SKELETON_GC_THRESHOLD": 0}))

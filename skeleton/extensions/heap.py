@@ -1,15 +1,24 @@
 """The crawl process's heap and Python's cyclic garbage collector.
 
-``FrozenHeap`` moves the objects that live as long as the process out of the
-collector's sight (:func:`gc.freeze`): once when the engine starts (the modules,
-models, settings and components built before the first request), so that the full
-collections during the crawl traverse only what the crawl itself creates, and once
-when the spider closes, so that the interpreter's last collection at exit does not
-traverse the whole heap either (the operating system frees it). Nothing frozen is
-ever collected: what the startup left as garbage stays (a one-time amount, not a
-growing one).
+``FrozenHeap`` keeps the collector's work to what the crawl needs:
 
-Setting: ``SKELETON_GC_FREEZE`` (default True; False: ``NotConfigured``).
+* it moves the objects that live as long as the process out of the collector's
+  sight (:func:`gc.freeze`): once when the engine starts (the modules, models,
+  settings and components built before the first request), so that full
+  collections during the crawl traverse only what the crawl itself creates, and once
+  when the spider closes, so that the interpreter's last collection at exit does not
+  traverse the whole heap either (the operating system frees it). Nothing frozen is
+  ever collected: what the startup left as garbage stays (a one-time amount);
+* from the engine's start it collects the youngest generation every
+  ``SKELETON_GC_THRESHOLD`` allocations of container objects (Python's default is
+  700; :func:`gc.set_threshold`, the older generations' thresholds unchanged): a page
+  allocates tens of thousands of them, most freed at once by reference counting, so
+  the default collects several times per page for nothing. Garbage cycles wait at
+  most that many allocations longer.
+
+Settings: ``SKELETON_GC_FREEZE`` (default True) and ``SKELETON_GC_THRESHOLD``
+(default :data:`DEFAULT_THRESHOLD`; 0 keeps Python's); with both off,
+``NotConfigured``.
 """
 from __future__ import annotations
 
@@ -22,20 +31,39 @@ from scrapy.exceptions import NotConfigured
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["FrozenHeap"]
+__all__ = ["FrozenHeap", "DEFAULT_THRESHOLD"]
+
+#: allocations of container objects between two collections of the youngest generation
+DEFAULT_THRESHOLD = 20_000
 
 
 class FrozenHeap:
-    """Freezes the heap when the engine starts and when the spider closes."""
+    """Freezes the heap when the engine starts and when the spider closes, and sets
+    the youngest generation's threshold when the engine starts."""
+
+    def __init__(self, freeze: bool, threshold: int) -> None:
+        self.freezing = freeze
+        self.threshold = threshold
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if not crawler.settings.getbool("SKELETON_GC_FREEZE", True):
-            raise NotConfigured("SKELETON_GC_FREEZE is off")
-        extension = cls()
-        crawler.signals.connect(extension.freeze, signal=signals.engine_started)
-        crawler.signals.connect(extension.freeze, signal=signals.spider_closed)
+        settings = crawler.settings
+        freeze = settings.getbool("SKELETON_GC_FREEZE", True)
+        threshold = max(0, settings.getint("SKELETON_GC_THRESHOLD", DEFAULT_THRESHOLD))
+        if not freeze and not threshold:
+            raise NotConfigured("SKELETON_GC_FREEZE and SKELETON_GC_THRESHOLD are off")
+        extension = cls(freeze, threshold)
+        crawler.signals.connect(extension.engine_started, signal=signals.engine_started)
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
 
-    def freeze(self) -> None:
-        gc.freeze()
+    def engine_started(self) -> None:
+        if self.threshold:
+            _, older, oldest = gc.get_threshold()
+            gc.set_threshold(self.threshold, older, oldest)
+        if self.freezing:
+            gc.freeze()
+
+    def spider_closed(self) -> None:
+        if self.freezing:
+            gc.freeze()
