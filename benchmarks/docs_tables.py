@@ -166,6 +166,20 @@ def entropy_cost(results: Results) -> list[str]:
     return rows
 
 
+@table("entropy-crawl", "docs/guide.md", "entropy_cost.json")
+def entropy_crawl(results: Results) -> list[str]:
+    """The default crawl's entropy per page against the parse: the terms on the
+    reactor's thread, the batched update on the I/O thread and in Redis."""
+    rows = head("site", "pages", "parse", "terms", "batched update", "terms / parse",
+                "update / parse", "entropy / parse")
+    for name, r in [*results["sites"].items(), ("all", results["all"])]:
+        ratios = [f2(r["terms_over_parse"]), f2(r["batched_over_parse"]), f2(r["entropy_crawl_over_parse"])]
+        if name == "all":
+            ratios = [f"**{value}**" for value in ratios]
+        rows.append(row(name, r["pages"], f2(r["parse_s"]), f2(r["terms_s"]), f2(r["batched_s"]), *ratios))
+    return rows
+
+
 # -- docs/guide.md: the dupefilter ------------------------------------------------------------
 
 @table("dupefilter-memory", "docs/guide.md", "dupefilter_memory.json",

@@ -8,6 +8,11 @@ time of each phase of the crawl's per-page work, as the middlewares run it:
 * entropy alone (``SKELETON_WISDOM_ENABLED = False``): ``terms``, the plain-text
   term counts (``page_terms``), and ``update``, the Redis script (one per page, on a
   fresh embedded Redis) that counts the page and returns its terms' weights;
+* the default crawl's entropy (no WISDOM): the same ``terms``, on the reactor's
+  thread, then ``batched``, the pages counted together in batches of ``--batch``
+  pages (``EntropyStore.count_pages``: the batch merged in Python and one script
+  call), as the scheduler's I/O thread counts them before acknowledging their
+  leases (``SKELETON_ACK_BATCH`` pages at most);
 * entropy with WISDOM (the default): ``scan``, the shared text pass (``scan_page``,
   whose counts feed the update), the same ``update``, ``wisdom``, the blocks from
   the pass and the returned weights (``informative_blocks(text=...)``), and ``keep``,
@@ -24,7 +29,7 @@ The results are printed as JSON; with ``--write`` they also go, with the commit 
 the command line, to ``benchmarks/results/entropy_cost.json`` (the guide's table is
 generated from it by ``benchmarks/docs_tables.py``).
 
-    python benchmarks/entropy_cost.py [--corpus] [--per-site N] [--repeat R] [--write]
+    python benchmarks/entropy_cost.py [--corpus] [--per-site N] [--repeat R] [--batch B] [--write]
 """
 from __future__ import annotations
 
@@ -43,13 +48,14 @@ from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
 from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
 from skeleton.middlewares.informative import pack_page  # noqa: E402
 from skeleton.store.keys import CrawlKeys  # noqa: E402
+from skeleton.store.scheduler import DEFAULT_ACK_BATCH  # noqa: E402
 from skeleton.store.server import connect  # noqa: E402
 from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.wisdom import informative_blocks  # noqa: E402
 from skeleton.wisdom.page import scan_page  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "entropy_cost.json"
-PHASES = ("parse", "terms", "update_alone", "scan", "update", "wisdom", "keep")
+PHASES = ("parse", "terms", "update_alone", "scan", "update", "wisdom", "keep", "batched")
 URL = "http://127.0.0.1:8000/site/page.html"
 
 
@@ -63,11 +69,13 @@ def collect_pages(corpus: bool, per_site: int) -> dict[str, list[bytes]]:
     return {name: pages for name, pages in sets.items() if pages}
 
 
-def measure(pages: list[bytes], alone: EntropyStore, store: EntropyStore) -> dict[str, float]:
+def measure(pages: list[bytes], alone: EntropyStore, store: EntropyStore, batched: EntropyStore,
+            batch: int) -> dict[str, float]:
     stop = stop_words()
     spent = dict.fromkeys(PHASES, 0.0)
     clock = time.perf_counter
     terms = 0
+    waiting: list[tuple[str, dict[str, int]]] = []
     for i, body in enumerate(pages):
         url = f"{URL}?p={i}"
         t0 = clock()
@@ -89,7 +97,21 @@ def measure(pages: list[bytes], alone: EntropyStore, store: EntropyStore) -> dic
         for phase, start, end in zip(PHASES, marks, marks[1:]):
             spent[phase] += end - start
         terms += len(counts)
+        waiting.append((url, counts))
+    for first in range(0, len(waiting), batch):
+        t0 = clock()
+        batched.count_pages(waiting[first:first + batch])
+        spent["batched"] += clock() - t0
     return {**spent, "distinct_terms_per_page": terms / max(1, len(pages))}
+
+
+def crawl_ratios(spent: dict[str, float]) -> dict[str, float]:
+    """The default crawl's entropy over the parse: the terms (reactor thread), the
+    batched update (I/O thread and Redis), both."""
+    parse = spent["parse"]
+    return {"terms_over_parse": round(spent["terms"] / parse, 2),
+            "batched_over_parse": round(spent["batched"] / parse, 2),
+            "entropy_crawl_over_parse": round((spent["terms"] + spent["batched"]) / parse, 2)}
 
 
 def round_trips_per_update(store: EntropyStore) -> int:
@@ -108,6 +130,8 @@ def main() -> None:
     ap.add_argument("--corpus", action="store_true", help="add the installed corpus sites")
     ap.add_argument("--per-site", type=int, default=300, help="corpus pages per site")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=DEFAULT_ACK_BATCH,
+                    help="pages per batched update (the crawl's SKELETON_ACK_BATCH)")
     ap.add_argument("--write", action="store_true", help=f"also write {RESULTS.relative_to(ROOT)}")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="skeleton-entropy-bench-"))
@@ -118,9 +142,10 @@ def main() -> None:
             runs = []
             for run in range(args.repeat):
                 slug = f"bench-{name.replace('/', '-')}-{run}"
-                keys = CrawlKeys(slug), CrawlKeys(slug + "-wisdom")
-                runs.append(measure(pages, EntropyStore(server, keys[0]), EntropyStore(server, keys[1])))
-                server.delete(*keys[0].all(), *keys[1].all())
+                keys = CrawlKeys(slug), CrawlKeys(slug + "-wisdom"), CrawlKeys(slug + "-batched")
+                runs.append(measure(pages, EntropyStore(server, keys[0]), EntropyStore(server, keys[1]),
+                                    EntropyStore(server, keys[2], keep_page_terms=False), args.batch))
+                server.delete(*keys[0].all(), *keys[1].all(), *keys[2].all())
             best = {phase: min(r[phase] for r in runs) for phase in PHASES}
             parse = best["parse"]
             results[name] = {
@@ -129,6 +154,7 @@ def main() -> None:
                 "entropy_alone_over_parse": round((best["terms"] + best["update_alone"]) / parse, 2),
                 "entropy_wisdom_over_parse": round(
                     (best["scan"] + best["update"] + best["wisdom"] + best["keep"]) / parse, 2),
+                **crawl_ratios(best),
             }
         totals = {p: sum(r[f"{p}_s"] for r in results.values()) for p in PHASES}
         results["all"] = {
@@ -139,6 +165,7 @@ def main() -> None:
             "entropy_wisdom_over_parse": round(
                 (totals["scan"] + totals["update"] + totals["wisdom"] + totals["keep"])
                 / totals["parse"], 2),
+            **crawl_ratios(totals),
         }
         probe = CrawlKeys("bench-round-trips")
         results["round_trips_per_page"] = round_trips_per_update(EntropyStore(server, probe))
