@@ -457,3 +457,17 @@ def test_scrapy_does_not_read_the_callbacks_source_for_each_response(monkeypatch
     assert read == []
     items, _ = respond(spider, BASE, b"<html><body><a href='a.html'>A</a></body></html>")
     assert [item["url"] for item in items] == [BASE]
+
+
+def test_the_parsed_page_is_released_once_the_spider_is_done() -> None:
+    """The shared tree leaves the response's meta after the item: a response kept in
+    a reference cycle does not keep the tree too."""
+    from skeleton.middlewares.shared import META_PAGE
+
+    spider = make_spider()
+    request = Request(BASE)
+    response = HtmlResponse(BASE, body=b"<html><body><a href='a.html'>A</a></body></html>", request=request,
+                            headers={"Content-Type": "text/html"})
+    out = list(spider.parse(response))
+    assert any(isinstance(o, PageItem) for o in out)
+    assert META_PAGE not in response.meta

@@ -9,16 +9,15 @@
   when the spider closes, so that the interpreter's last collection at exit does not
   traverse the whole heap either (the operating system frees it). Nothing frozen is
   ever collected: what the startup left as garbage stays (a one-time amount);
-* from the engine's start it collects the youngest generation every
-  ``SKELETON_GC_THRESHOLD`` allocations of container objects (Python's default is
-  700; :func:`gc.set_threshold`, the older generations' thresholds unchanged): a page
-  allocates tens of thousands of them, most freed at once by reference counting, so
-  the default collects several times per page for nothing. Garbage cycles wait at
-  most that many allocations longer.
+* with ``SKELETON_GC_THRESHOLD`` it collects the youngest generation every that many
+  allocations of container objects from the engine's start (Python's default is
+  700; :func:`gc.set_threshold`, the older generations' thresholds unchanged). A
+  page allocates tens of thousands of them, so the default collects several times per
+  page; a larger threshold spends less time collecting but lets more garbage coexist,
+  and the process's memory grows with it. Off by default.
 
 Settings: ``SKELETON_GC_FREEZE`` (default True) and ``SKELETON_GC_THRESHOLD``
-(default :data:`DEFAULT_THRESHOLD`; 0 keeps Python's); with both off,
-``NotConfigured``.
+(default 0: Python's); with both off, ``NotConfigured``.
 """
 from __future__ import annotations
 
@@ -31,15 +30,12 @@ from scrapy.exceptions import NotConfigured
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["FrozenHeap", "DEFAULT_THRESHOLD"]
-
-#: allocations of container objects between two collections of the youngest generation
-DEFAULT_THRESHOLD = 20_000
+__all__ = ["FrozenHeap"]
 
 
 class FrozenHeap:
     """Freezes the heap when the engine starts and when the spider closes, and sets
-    the youngest generation's threshold when the engine starts."""
+    the youngest generation's threshold when the engine starts if asked."""
 
     def __init__(self, freeze: bool, threshold: int) -> None:
         self.freezing = freeze
@@ -49,7 +45,7 @@ class FrozenHeap:
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
         freeze = settings.getbool("SKELETON_GC_FREEZE", True)
-        threshold = max(0, settings.getint("SKELETON_GC_THRESHOLD", DEFAULT_THRESHOLD))
+        threshold = max(0, settings.getint("SKELETON_GC_THRESHOLD", 0))
         if not freeze and not threshold:
             raise NotConfigured("SKELETON_GC_FREEZE and SKELETON_GC_THRESHOLD are off")
         extension = cls(freeze, threshold)

@@ -15,8 +15,9 @@ the page's frame documents on ``response.meta["skeleton_frames"]``, they are
 inlined into the tree right after the parse (:func:`skeleton.sew.frames.inline_frames`;
 stat ``skeleton/frames/inlined``).
 
-The object lives as long as the response: requests built from the response do not
-copy it (the spider writes each request's meta explicitly). :func:`html_response`
+The object lives until the spider is done with the page (:func:`release_page`):
+requests built from the response do not copy it (the spider writes each request's
+meta explicitly). :func:`html_response`
 tells the components which responses are HTML pages at all.
 
 Optional analysis never costs a page: the entropy, WISDOM, URL-variant, redirect
@@ -42,7 +43,8 @@ from skeleton.sew.dom import attribute_text, parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["analysis_failed", "crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page", "page_text",
+__all__ = ["analysis_failed", "crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
+           "release_page", "page_text",
            "declared_encoding", "html_response"]
 
 META_PAGE = "skeleton_page"
@@ -109,6 +111,16 @@ def html_response(response: Any) -> bool:
     """Whether the ``Content-Type`` is an HTML type, or missing (then the body decides)."""
     mime = _content_type(response).split(";")[0].strip().lower()
     return not mime or mime in HTML_TYPES
+
+
+def release_page(response: Any) -> None:
+    """Drop the response's :class:`SharedPage`, once the spider is done with the page
+    (every component reads it before the spider does): a response can outlive its
+    page in a reference cycle until the collector's next pass over older objects,
+    and the parsed tree (libxml2's memory, a few hundred kB) would wait with it."""
+    meta = getattr(response, "meta", None)  # None: a response tied to no request
+    if isinstance(meta, dict):
+        meta.pop(META_PAGE, None)
 
 
 def shared_page(response: Any, stats: Any = None) -> SharedPage:

@@ -67,7 +67,7 @@ from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import analysis_failed, html_response, shared_page
+from skeleton.middlewares.shared import analysis_failed, html_response, release_page, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.store.queue import LEASE_META, request_finished
@@ -401,6 +401,7 @@ class SkeletonSpider(scrapy.Spider):
         # comes last, the children are already in the queue.
         yield from requests
         yield item
+        release_page(response)  # the tree is not needed any more: freed now, not at a later collection
 
     def _budget_spent(self) -> None:
         """Close the crawl once ``max_pages`` pages are analysed. The engine takes no
