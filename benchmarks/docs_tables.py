@@ -128,9 +128,12 @@ def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) ->
                      f"{num(med['plain']['wall_s'])} s{verdict})")
     rows.append(row(f"`{lean['command']}`", "wall time over a plain Scrapy spider: " + "; ".join(parts)))
     run = redis_cost["runs"][0]
+    entries = run.get("queue_entry_bytes") or {}
+    entry = (f", queue entries {num(entries['median'])} B (median of {entries['entries']:,} sampled)"
+             if entries.get("median") is not None else "")
     rows.append(row(f"`{redis_cost['command']}`",
                     f"{run['bytes_per_page']:,} B of Redis per page, {run['round_trips_per_page']} round trips "
-                    f"per page ({run['site']})"))
+                    f"per page{entry} ({run['site']})"))
     summary, crawl = scale["summary"], scale["run"]
     rows.append(row(f"`{scale['command']}`",
                     f"{scale['pages']:,} pages in {crawl['wall_s'] / 60:.0f} min; worker RSS "

@@ -18,6 +18,11 @@ base=START`` runs with that ``REDIS_URL`` and the settings of ``benchmarks/lean.
 * Redis CPU: ``used_cpu_user + used_cpu_sys`` of the redis-server (``INFO cpu``)
   after the crawl minus before it, per page stored (a shared machine makes it
   noisy; it is the server's own CPU time, not a wall time);
+* queue entries: while the crawl runs, a thread reads the first
+  :data:`SAMPLE_ENTRIES` entries of the pending list (``LRANGE :requests``) every
+  :data:`SAMPLE_EVERY` seconds; the byte length of every distinct entry seen gives
+  the median, 90th percentile and largest entry (bar: median <= 500 bytes: entries
+  carry context ids, not URL sets);
 * round trips: the crawl process runs with a ``sitecustomize`` (a temporary folder
   first on ``PYTHONPATH``) that counts ``redis.connection.AbstractConnection.send_packed_command``
   calls, one per command or pipeline sent, i.e. one per round trip, and writes the
@@ -32,10 +37,13 @@ table generated from it to ``benchmarks/results/redis_cost.md``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -53,6 +61,10 @@ RESULTS = ROOT / "benchmarks" / "results" / "redis_cost.json"
 TABLE = ROOT / "benchmarks" / "results" / "redis_cost.md"
 MEMORY_BAR = 2048
 TRIPS_BAR = 2.0
+ENTRY_BAR = 500
+#: pending queue entries read per sample, and seconds between samples
+SAMPLE_ENTRIES = 200
+SAMPLE_EVERY = 0.2
 TIMEOUT = 3600
 
 COUNTER = '''
@@ -84,6 +96,28 @@ def key_kind(key: str, crawl: str) -> str:
     prefix = f"skeleton:{crawl}:"
     name = key[len(prefix):] if key.startswith(prefix) else key
     return name.split(":", 1)[0] if name.startswith("entropy:") else name
+
+
+def entry_sizes(sizes: list[int]) -> dict[str, Any]:
+    """Median, 90th percentile (nearest rank) and largest of the sampled entry sizes
+    in bytes (``None`` when no entry was seen)."""
+    if not sizes:
+        return {"entries": 0, "median": None, "p90": None, "max": None}
+    ordered = sorted(sizes)
+    p90 = ordered[min(len(ordered) - 1, max(0, -(-9 * len(ordered) // 10) - 1))]
+    return {"entries": len(ordered), "median": statistics.median(ordered), "p90": p90, "max": ordered[-1]}
+
+
+def sample_queue(sock: Path, key: str, stop: threading.Event) -> list[int]:
+    """The byte lengths of the distinct entries seen at the head of the pending list
+    ``key`` until ``stop`` is set (see the module docstring)."""
+    client = redis.Redis(unix_socket_path=str(sock), socket_timeout=10)
+    seen: dict[bytes, int] = {}
+    while not stop.wait(SAMPLE_EVERY):
+        for entry in client.lrange(key, 0, SAMPLE_ENTRIES - 1):
+            seen.setdefault(hashlib.sha1(entry).digest(), len(entry))
+    client.close()
+    return list(seen.values())
 
 
 def run(site_name: str, opts: argparse.Namespace) -> dict[str, Any]:
@@ -119,13 +153,20 @@ def run(site_name: str, opts: argparse.Namespace) -> dict[str, Any]:
                     "-a", f"crawl={crawl}", *[a for s in opts.skeleton_arg for a in ("-a", s)],
                     "-s", f"SKELETON_DATA_DIR={work / 'data'}",
                     *[a for s in [*SHARED, *opts.skeleton_setting] for a in ("-s", s)]]
+            keys = CrawlKeys(crawl)
+            stop, sampled = threading.Event(), []
+            sampler = threading.Thread(target=lambda: sampled.extend(sample_queue(sock, keys.requests, stop)))
+            sampler.start()
             began = time.monotonic()
-            done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+            try:
+                done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+            finally:
+                stop.set()
+                sampler.join()
             wall = time.monotonic() - began
             cpu = client.info("cpu")  # before the keys are read below
             cpu_s = float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]) - cpu_before
             stats = final_stats(done.stderr)
-            keys = CrawlKeys(crawl)
             pages = int(client.hlen(keys.pages))
             per_kind: dict[str, int] = {}
             for key in client.scan_iter(match=f"skeleton:{crawl}:*", count=1000):
@@ -144,15 +185,19 @@ def run(site_name: str, opts: argparse.Namespace) -> dict[str, Any]:
     terms = per_kind.get("page_terms", 0)
     per_page = round((total - terms) / pages) if pages else None
     trips_per_page = round(trips / pages, 2) if pages and trips is not None else None
+    entries = entry_sizes(sampled)
     return {"site": site_name, "exit_code": done.returncode, "wall_s": round(wall, 2), "pages": pages,
             "finish_reason": stats.get("finish_reason"), "keys_bytes": dict(sorted(per_kind.items())),
             "bytes_per_page": per_page, "page_terms_bytes_per_page": round(terms / pages) if pages else None,
             "used_memory_delta": after - before, "round_trips": trips, "round_trips_per_page": trips_per_page,
             "redis_cpu_ms_per_page": round(1000 * cpu_s / pages, 3) if pages else None,
+            "queue_entry_bytes": entries,
             "bars": {f"Redis memory <= {MEMORY_BAR} B per page (without kept page terms)":
                      per_page is not None and per_page <= MEMORY_BAR,
                      f"<= {TRIPS_BAR} round trips per page": trips_per_page is not None
-                     and trips_per_page <= TRIPS_BAR}}
+                     and trips_per_page <= TRIPS_BAR,
+                     f"queue entries <= {ENTRY_BAR} B (median)": entries["median"] is not None
+                     and entries["median"] <= ENTRY_BAR}}
 
 
 def render(out: dict[str, Any]) -> str:
@@ -160,13 +205,15 @@ def render(out: dict[str, Any]) -> str:
              f"Generated by `{out['command']}` (commit {out['commit']}); method in the docstring of "
              "`benchmarks/redis_cost.py`.", "",
              "| site | pages | exit | Redis B/page | + kept page terms B/page | used_memory delta MiB "
-             "| round trips | per page | Redis CPU ms/page | wall s |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| round trips | per page | Redis CPU ms/page | queue entries sampled | entry B median "
+             "| entry B p90 | entry B max | wall s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in out["runs"]:
+        q = r.get("queue_entry_bytes") or {}
         lines.append(f"| {r['site']} | {r['pages']} | {r['exit_code']} | {r['bytes_per_page']} | "
                      f"{r['page_terms_bytes_per_page']} | {r['used_memory_delta'] / 2**20:.1f} | "
                      f"{r['round_trips']} | {r['round_trips_per_page']} | {r.get('redis_cpu_ms_per_page')} | "
-                     f"{r['wall_s']} |")
+                     f"{q.get('entries')} | {q.get('median')} | {q.get('p90')} | {q.get('max')} | {r['wall_s']} |")
     for r in out["runs"]:
         lines += ["", f"## {r['site']}: bytes per key kind (`MEMORY USAGE`)", "", "| key | bytes | per page |",
                   "|---|---:|---:|"]

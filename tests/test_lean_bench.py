@@ -42,3 +42,12 @@ def test_ratio_is_median_skeleton_over_median_plain() -> None:
            "repeat": 3, "load_avg_1min": [1.0, 1.0], "cpus": 2,
            "sites": {"s": {"truth_nodes": 1, "not_in_tree": 0, "runs": runs, **summary}}}
     assert "| s | 11.0 | 14.0 | 1.27 | pass |" in markdown(out)
+
+
+def test_queue_entry_sizes_give_median_p90_and_max() -> None:
+    from benchmarks.redis_cost import entry_sizes
+
+    assert entry_sizes([]) == {"entries": 0, "median": None, "p90": None, "max": None}
+    sizes = entry_sizes([300, 100, 200, 1000, 400, 500, 600, 700, 800, 900])
+    assert sizes == {"entries": 10, "median": 550.0, "p90": 900, "max": 1000}
+    assert entry_sizes([42])["p90"] == 42

@@ -35,6 +35,7 @@ with the next entry, so one bad entry never stops a crawl from finishing.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import logging
@@ -240,6 +241,29 @@ def _method_name(spider: Any, func: Any) -> str | None:
             and getattr(getattr(spider, name, None), "__func__", None) is getattr(func, "__func__", None)):
         return name
     return None
+
+
+#: attributes a queue entry writes apart (or, for ``url``, always)
+_NAMED = frozenset({"url", "callback", "errback", "headers"})
+
+
+@functools.lru_cache(maxsize=None)
+def _defaults(cls: type[Request]) -> dict[str, Any]:
+    """The attributes of a request of ``cls`` made from a URL alone (what its
+    constructor gives an attribute that is not passed)."""
+    blank = cls("http://localhost/")
+    return {attr: getattr(blank, attr) for attr in cls.attributes if attr not in _NAMED}
+
+
+def _plain_headers(headers: Any) -> dict[Any, Any]:
+    """Request headers as ``{str: [str]}`` when every name and value is ASCII (a
+    request's constructor encodes them back to the same bytes), else as Scrapy
+    holds them (bytes, which the serializer tags)."""
+    try:
+        return {key.decode("ascii"): [value.decode("ascii") for value in values]
+                for key, values in headers.items()}
+    except (UnicodeDecodeError, AttributeError):
+        return dict(headers)
 
 
 def decode_entry(data: bytes | str, spider: Any, serializer: Any) -> Request:
@@ -452,17 +476,28 @@ class LeasedFifoQueue(Base):
                 return request
 
     def _encode_request(self, request: Request) -> str:
-        """``Request.to_dict(spider=...)`` as JSON, naming the callback and errback
-        directly when they are the spider's own public methods (``to_dict`` looks
-        them up among all the spider's members, for every request)."""
+        """The request as JSON, what ``Request.to_dict(spider=...)`` holds less the
+        attributes left at the request class's defaults (:func:`decode_entry` builds
+        the request with its constructor, which restores them), with ASCII headers
+        as plain strings, and naming the callback and errback directly when they are
+        the spider's own public methods (``to_dict`` looks them up among all the
+        spider's members, for every request). A queued link is about 300 bytes."""
         names = [None if f is None else _method_name(self.spider, f)
                  for f in (request.callback, request.errback)]
         if any(n is None and f is not None for n, f in zip(names, (request.callback, request.errback))):
             return self.serializer.dumps(request.to_dict(spider=self.spider))
-        obj: dict[str, Any] = {"url": request.url, "callback": names[0], "errback": names[1],
-                               "headers": dict(request.headers)}
+        obj: dict[str, Any] = {"url": request.url}
+        for name, value in zip(("callback", "errback"), names):
+            if value is not None:
+                obj[name] = value
+        if request.headers:
+            obj["headers"] = _plain_headers(request.headers)
+        defaults = _defaults(type(request))
         for attr in request.attributes:
-            obj.setdefault(attr, getattr(request, attr))
+            if attr not in obj and attr not in _NAMED:
+                value = getattr(request, attr)
+                if attr not in defaults or value != defaults[attr]:
+                    obj[attr] = value
         if type(request) is not Request:
             obj["_class"] = f"{type(request).__module__}.{type(request).__name__}"
         return self.serializer.dumps(obj)
