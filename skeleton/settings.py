@@ -86,7 +86,9 @@ SKELETON_FRAMES_MAX_BYTES = 2_000_000
 SKELETON_FRAMES_CACHE = 64
 SPIDER_MIDDLEWARES = {"skeleton.middlewares.variants.UrlVariantsMiddleware": 590,
                       "skeleton.middlewares.entropy.EntropyMiddleware": 600,
-                      "skeleton.middlewares.informative.InformativeMiddleware": 610}
+                      "skeleton.middlewares.informative.InformativeMiddleware": 610,
+                      # pages kept for the analyses run afterwards (SKELETON_KEEP_PAGES)
+                      "skeleton.middlewares.kept_pages.KeptPagesMiddleware": 620}
 # One page, one node (skeleton.urlrules, skeleton.middlewares.variants): tracking
 # parameters stripped, URL variants learned from duplicate content (a parameter is
 # irrelevant after MIN_SUPPORT same-content votes and no different one), action
@@ -117,7 +119,9 @@ SKELETON_WISDOM_ENABLED = False
 SKELETON_WISDOM_DEFAULT_WEIGHT = 0.5
 SKELETON_WISDOM_MISSING_PAGE = "anchor"
 SKELETON_WISDOM_PAGE_CACHE = 5000
-SKELETON_KEEP_PAGES = True
+# SKELETON_KEEP_PAGES: unset, the pages are kept (compressed, in Redis) when the wisdom
+# analysis runs; True keeps them in every crawl, for `scrapy informative` and `scrapy
+# schema` afterwards; False never (skeleton.middlewares.kept_pages).
 SKELETON_KEEP_PAGES_MAX_BYTES = 2_000_000
 FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
 FEED_EXPORT_ENCODING = "utf-8"

@@ -11,7 +11,7 @@ import pytest
 import pytest_twisted
 from helpers import FIXTURES, crawl_in_process, project_settings, run_scrapy
 
-from skeleton.middlewares.informative import pack_page, unpack_page
+from skeleton.store.kept import pack_page, unpack_page
 from skeleton.sew.dom import parse_html
 from skeleton.sew.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
@@ -60,7 +60,7 @@ def test_items_carry_blocks_and_each_page_is_parsed_once(serve, redis_settings) 
     root = parse_html((SITE / "guides" / "index.html").read_bytes())
     assert root.getroottree().xpath(toc["xpath"])[0].get("class") == "articles"
     assert root.getroottree().xpath(article["xpath"])[0].get("id") == "content"
-    assert stats["skeleton/wisdom/pages_kept"] == len(html)
+    assert stats["skeleton/kept_pages/kept"] == len(html)  # WISDOM keeps the pages for `scrapy informative`
     assert stats["skeleton/wisdom/toc_blocks"] + stats["skeleton/wisdom/article_blocks"] == \
         sum(len(i["blocks"]) for i in html)
 
@@ -72,7 +72,7 @@ def test_wisdom_off_gives_no_blocks_and_still_one_parse(serve, redis_settings) -
     stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
                                           crawl=f"noblocks-{uuid.uuid4().hex[:8]}")
     assert items and not any("blocks" in i for i in items)
-    assert not any(k.startswith("skeleton/wisdom/") for k in stats)
+    assert not any(k.startswith(("skeleton/wisdom/", "skeleton/kept_pages/")) for k in stats)
     assert stats["skeleton/parse/pages"] == len(html_items(items))
 
 
@@ -135,6 +135,41 @@ def test_scrapy_informative_recomputes_with_the_final_entropies(
     assert final[base] != in_crawl[base]
     assert [b["xpath"] for b in final[f"{base}guides/"]] == [
         "/html/body/div/ul", "/html/body/div"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_default_crawl_that_keeps_its_pages_gets_its_blocks_afterwards(
+        serve, redis_settings, tmp_path: Path) -> None:
+    """Without WISDOM in the crawl, ``SKELETON_KEEP_PAGES=True`` keeps the pages (not
+    their terms); ``scrapy informative`` then cuts the terms from the kept pages and
+    gives the blocks a WISDOM crawl's second pass gives."""
+    base = serve(SITE)
+    crawl = f"kept-{uuid.uuid4().hex[:8]}"
+    stats, items = yield crawl_in_process(project_settings({**redis_settings, "SKELETON_KEEP_PAGES": True}),
+                                          base=f"{base}index.html", mode="bfs", crawl=crawl)
+    html = html_items(items)
+    assert not any("blocks" in i for i in items) and "skeleton/wisdom/pages" not in stats
+    assert stats["skeleton/kept_pages/kept"] == len(html) == 15 and stats["skeleton/kept_pages/bytes"] > 0
+    done = run_scrapy(["informative", "--crawl", crawl, "-o", "final.jsonl",
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [json.loads(line) for line in (tmp_path / "final.jsonl").read_text("utf-8").splitlines()]
+    assert [r["url"] for r in rows] == sorted(i["url"] for i in html)
+    expected = direct_final_blocks(base)
+    for row in rows:
+        assert row["blocks"] and same_blocks(row["blocks"], expected[row["url"]]), row["url"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_default_crawl_keeps_no_pages_and_says_how_to(serve, redis_settings, tmp_path: Path) -> None:
+    base = serve(SITE)
+    crawl = f"unkept-{uuid.uuid4().hex[:8]}"
+    stats, _ = yield crawl_in_process(project_settings(redis_settings), base=f"{base}index.html", mode="bfs",
+                                      crawl=crawl)
+    assert stats["finish_reason"] == "finished" and not any(k.startswith("skeleton/kept_pages/") for k in stats)
+    done = run_scrapy(["informative", "--crawl", crawl,
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode != 0 and "SKELETON_KEEP_PAGES=True" in done.stderr
 
 
 def test_scrapy_informative_without_kept_pages(tmp_path: Path, redis_settings) -> None:

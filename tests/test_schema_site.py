@@ -145,6 +145,24 @@ def test_scrapy_schema_without_sections(serve, tmp_path: Path) -> None:
     assert "sections" not in (tmp_path / "pages.jsonl").read_text("utf-8")
     done = run_scrapy(["schema"], tmp_path)
     assert done.returncode != 0 and "-a analyses=schema" in done.stderr
+    assert "SKELETON_KEEP_PAGES=True" in done.stderr
+
+
+def test_scrapy_schema_from_the_pages_a_default_crawl_kept(serve, tmp_path: Path) -> None:
+    """A crawl without the schema analysis that kept its pages gets the schema a
+    crawl with it gives, computed afterwards from the kept pages."""
+    base = serve(FIXTURES / "templatesite")
+    schemas = {}
+    for name, extra in (("analysed", ["-a", "analyses=schema"]), ("kept", ["-s", "SKELETON_KEEP_PAGES=True"])):
+        done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-a", "mode=bfs",
+                           "-a", f"crawl={name}", *extra, "-O", f"{name}.jsonl", *FAST], tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        done = run_scrapy(["schema", "--crawl", name, "--format", "json"], tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        data = json.loads(done.stdout)
+        schemas[name] = {key: value for key, value in data.items() if key != "crawl"}
+    assert "sections" not in (tmp_path / "kept.jsonl").read_text("utf-8")
+    assert schemas["kept"]["nodes"] and schemas["kept"] == schemas["analysed"]
 
 
 def test_one_link_is_one_physical_edge() -> None:

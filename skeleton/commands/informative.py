@@ -7,7 +7,9 @@ pages' bodies (``:page_html``, ``SKELETON_KEEP_PAGES``), the term statistics
 (``:entropy``, with n = the pages counted) and the pages' terms (``:page_terms``,
 for API), reparses each kept page and writes one JSON line per page, in URL order:
 ``{"url", "blocks": [...]}`` with the blocks as the items carry them. Linked pages
-the crawl never counted fall back to ``SKELETON_WISDOM_MISSING_PAGE``; a crawl run
+the crawl never counted fall back to ``SKELETON_WISDOM_MISSING_PAGE``; a crawl that
+kept its pages without their terms (``SKELETON_KEEP_PAGES=True`` without WISDOM) has
+them cut from the kept pages; a crawl run
 without the entropy middleware uses ``SKELETON_WISDOM_DEFAULT_WEIGHT`` for every
 term. Use the crawl's stop-word settings (``SKELETON_ENTROPY_LANGUAGE`` ...), since
 terms are cut again from the kept pages.
@@ -28,7 +30,8 @@ from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.entropy.statistics import weight
 from skeleton.entropy.terms import unpack_counts
 from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
-from skeleton.middlewares.informative import DEFAULT_WEIGHT, unpack_page
+from skeleton.middlewares.informative import DEFAULT_WEIGHT
+from skeleton.store.kept import kept_pages
 from skeleton.store.keys import CrawlKeys
 from skeleton.sew.dom import parse_html
 from skeleton.wisdom import WisdomParams, informative_blocks
@@ -37,33 +40,29 @@ from skeleton.wisdom.page import scan_page
 
 __all__ = ["Command", "final_blocks"]
 
-BATCH = 64
-
 
 def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: WisdomParams,
                  default_weight: float = DEFAULT_WEIGHT) -> Iterator[dict[str, Any]]:
     """``{"url", "blocks"}`` of every kept page of the crawl, in URL order, with
-    the final weights W = 1 - EN over all the pages counted."""
+    the final weights W = 1 - EN over all the pages counted. The linked pages'
+    terms (API) are the crawl's ``:page_terms``; a crawl that kept its pages but
+    not their terms (a default crawl with ``SKELETON_KEEP_PAGES``) has them cut
+    from the kept pages, in a first pass."""
     store = EntropyStore(server, keys, keep_page_terms=False)
     n = store.page_count()
     weights = {term: weight(stats, n) for term, stats in store.scan()} if n else None
     linked = {text(url): frozenset(unpack_counts(blob))
               for url, blob in server.hscan_iter(keys.page_terms, count=1000)}
-    urls = sorted(text(url) for url in server.hkeys(keys.page_html))
-    for start in range(0, len(urls), BATCH):
-        batch = urls[start:start + BATCH]
-        for url, blob in zip(batch, server.hmget(keys.page_html, batch)):
-            kept = unpack_page(blob)
-            if kept is None:
-                continue
-            body, final, encoding = kept
-            root = parse_html(body, encoding)
-            page_text = scan_page(root, stop=stop)
-            lookup = (weights if weights is not None
-                      else dict.fromkeys(page_text.terms(), default_weight))
-            structure = informative_blocks(root, final, lookup, linked.get, params,
-                                           text=page_text)
-            yield {"url": url, "blocks": structure.rows()}
+    if not linked:
+        linked = {url: frozenset(scan_page(parse_html(body, encoding), stop=stop).counts())
+                  for url, body, _, encoding in kept_pages(server, keys)}
+    for url, body, final, encoding in kept_pages(server, keys):
+        root = parse_html(body, encoding)
+        page_text = scan_page(root, stop=stop)
+        lookup = (weights if weights is not None
+                  else dict.fromkeys(page_text.terms(), default_weight))
+        structure = informative_blocks(root, final, lookup, linked.get, params, text=page_text)
+        yield {"url": url, "blocks": structure.rows()}
 
 
 class Command(ScrapyCommand):
@@ -103,7 +102,7 @@ class Command(ScrapyCommand):
         with recorded_crawl(settings, opts.crawl) as (server, keys):
             if not server.hlen(keys.page_html):
                 raise UsageError(f"crawl {keys.crawl!r} kept no pages: crawl with "
-                                 "-a analyses=wisdom (and SKELETON_KEEP_PAGES left on)")
+                                 "-s SKELETON_KEEP_PAGES=True (or -a analyses=wisdom)")
             def write(out: IO[str]) -> None:
                 for row in final_blocks(server, keys, stop, params, default):
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -1,7 +1,9 @@
 """``scrapy schema``: export the logical schema of a crawl recorded in Redis.
 
 The page records of ``:pages`` carry each page's logical sections (computed
-during a crawl run with ``-a analyses=schema``, :mod:`skeleton.analyses`); keywords are weighted with the
+during a crawl run with ``-a analyses=schema``, :mod:`skeleton.analyses`); a crawl
+run without it that kept its pages (``-s SKELETON_KEEP_PAGES=True``) has them
+computed now from the kept pages (``:page_html``); keywords are weighted with the
 crawl's term entropy (``:entropy``: W = 1 - EN) so that template words make no
 logical link. Output: GraphML (``.graphml``/``.xml`` or ``--format graphml``)
 or JSON (otherwise).
@@ -19,6 +21,9 @@ from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl
 from skeleton.middlewares.entropy import EntropyStore
 from skeleton.schema.export import to_graphml, to_json
+from skeleton.schema.hook import page_sections
+from skeleton.store.kept import kept_pages
+from skeleton.sew.dom import parse_html
 from skeleton.schema.site import SiteSchema, site_schema
 
 __all__ = ["Command", "load_crawl_schema"]
@@ -27,14 +32,20 @@ GRAPHML_SUFFIXES = (".graphml", ".xml")
 
 
 def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema]:
-    """The crawl id and site schema of a crawl in Redis."""
+    """The crawl id and site schema of a crawl in Redis: the sections its page
+    records carry (``-a analyses=schema``), or else those of the pages it kept
+    (``SKELETON_KEEP_PAGES``), computed now."""
     with recorded_crawl(settings, crawl) as (server, keys):
         records = load_hash(server, keys.pages)
         pages = {url: r["sections"] for url, r in records.items()
                  if isinstance(r, dict) and isinstance(r.get("sections"), list)}
         if records and not pages:
-            raise UsageError(f"crawl {keys.crawl!r} has no page sections: the schema analysis "
-                             "is off by default; crawl again with -a analyses=schema")
+            pages = {url: page_sections(settings, parse_html(body, encoding), final)
+                     for url, body, final, encoding in kept_pages(server, keys)}
+        if records and not pages:
+            raise UsageError(f"crawl {keys.crawl!r} has no page sections and kept no pages: the "
+                             "schema analysis is off by default; crawl again with -a analyses=schema "
+                             "(or -s SKELETON_KEEP_PAGES=True, then run scrapy schema)")
         terms = {t for sections in pages.values() for s in sections if isinstance(s, dict)
                  for t in s.get("terms") or [] if isinstance(t, str)}
         store = EntropyStore(server, keys)

@@ -20,23 +20,20 @@ each ``{"kind", "xpath", "anchors" (TOC) or "text_length" (article), "score"}``
   round trip that keeps the page. A page not crawled yet falls back to
   ``SKELETON_WISDOM_MISSING_PAGE``: ``anchor`` (default, its anchor terms are
   assumed to occur in it) or ``zero`` (API 0).
-* **Kept pages** for ``scrapy informative``: with ``SKELETON_KEEP_PAGES`` (default
-  True) the body is kept in ``:page_html`` (:func:`pack_page`) unless it is larger
-  than ``SKELETON_KEEP_PAGES_MAX_BYTES``.
+* **Kept pages** for ``scrapy informative`` are kept by
+  :mod:`skeleton.middlewares.kept_pages` (``SKELETON_KEEP_PAGES``: on with WISDOM
+  unless set to False).
 
 The middleware runs only when asked (``-a analyses=wisdom`` or
 ``SKELETON_WISDOM_ENABLED``, :mod:`skeleton.analyses`); otherwise items have no
 ``blocks``. Stats: ``skeleton/wisdom/pages``, ``/toc_blocks``, ``/article_blocks``,
-``/linked_known``, ``/linked_unknown``, ``/pages_kept``, ``/pages_too_large``,
-``/errors`` (a Redis error, or any other error of the analysis, then also counted
+``/linked_known``, ``/linked_unknown``, ``/errors`` (a Redis error, or any other error of the analysis, then also counted
 per type in ``/errors/<ExceptionType>`` and logged once per type: the page's item
 gets ``blocks: []``).
 """
 from __future__ import annotations
 
-import json
 import logging
-import zlib
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any, Self
 
@@ -54,7 +51,6 @@ from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_respo
 from skeleton.store.entropy import term_weights
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
-from skeleton.sew.dom import MAX_PARSE_BYTES
 from skeleton.sew.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES
@@ -64,8 +60,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-__all__ = ["InformativeMiddleware", "META_BLOCKS", "STATS_PREFIX", "DEFAULT_WEIGHT",
-           "pack_page", "unpack_page"]
+__all__ = ["InformativeMiddleware", "META_BLOCKS", "STATS_PREFIX", "DEFAULT_WEIGHT"]
 
 logger = logging.getLogger(__name__)
 
@@ -75,8 +70,6 @@ META_BLOCKS = "skeleton_blocks"
 #: (>= 0.2) and one matched anchor term gives API 2 >= TC_TOC = 1.25.
 DEFAULT_WEIGHT = 0.5
 DEFAULT_PAGE_CACHE = 5000
-DEFAULT_KEEP_MAX_BYTES = 2_000_000
-_ZLIB_LEVEL = 1
 _ENTROPY_MIDDLEWARE = "skeleton.middlewares.entropy.EntropyMiddleware"
 
 
@@ -85,32 +78,6 @@ def _entropy_counted(settings: Any) -> bool:
     and it is listed in ``SPIDER_MIDDLEWARES``)."""
     return (settings.getbool("SKELETON_ENTROPY_ENABLED", True)
             and settings.getwithbase("SPIDER_MIDDLEWARES").get(_ENTROPY_MIDDLEWARE) is not None)
-
-
-def pack_page(body: bytes, url: str, encoding: str | None) -> bytes:
-    """A kept page: zlib of one JSON header line ``{"url", "encoding"}`` (the URL
-    links resolve against, the HTTP-declared encoding), a newline and the body."""
-    header = json.dumps({"url": url, "encoding": encoding}, ensure_ascii=True).encode("ascii")
-    return zlib.compress(header + b"\n" + body[:MAX_PARSE_BYTES], _ZLIB_LEVEL)
-
-
-def unpack_page(blob: Any) -> tuple[bytes, str, str | None] | None:
-    """``(body, url, encoding)`` of a kept page, or ``None`` if unreadable."""
-    if not isinstance(blob, (bytes, bytearray)) or not blob:
-        return None
-    try:
-        decoder = zlib.decompressobj()
-        raw = decoder.decompress(bytes(blob), MAX_PARSE_BYTES + 65_536)
-        if not decoder.eof:  # truncated, or larger than a kept page can be
-            return None
-        header, _, body = raw.partition(b"\n")
-        meta = json.loads(header)
-    except (zlib.error, ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(meta, dict) or not isinstance(meta.get("url"), str):
-        return None
-    encoding = meta.get("encoding")
-    return body, meta["url"], encoding if isinstance(encoding, str) else None
 
 
 class InformativeMiddleware:
@@ -130,8 +97,6 @@ class InformativeMiddleware:
         self.default_weight = min(1.0, max(0.0, settings.getfloat(
             "SKELETON_WISDOM_DEFAULT_WEIGHT", DEFAULT_WEIGHT)))
         self.cache_size = max(0, settings.getint("SKELETON_WISDOM_PAGE_CACHE", DEFAULT_PAGE_CACHE))
-        self.keep_pages = settings.getbool("SKELETON_KEEP_PAGES", True)
-        self.keep_max = settings.getint("SKELETON_KEEP_PAGES_MAX_BYTES", DEFAULT_KEEP_MAX_BYTES)
         self.read_terms = (settings.getbool("SKELETON_ENTROPY_ENABLED", True)
                            and settings.getbool("SKELETON_KEEP_PAGE_TERMS", True))
         self.read_weights = _entropy_counted(settings)
@@ -162,26 +127,18 @@ class InformativeMiddleware:
         while len(self.known) > self.cache_size:
             del self.known[next(iter(self.known))]
 
-    def _exchange(self, targets: list[str], url: str, kept: bytes | None) -> dict[str, frozenset[str]]:
-        """The known terms of ``targets`` (cache, then one pipelined round trip that
-        also keeps the page)."""
+    def _linked(self, targets: list[str]) -> dict[str, frozenset[str]]:
+        """The known terms of ``targets`` (cache, then one round trip for the others)."""
         linked = {t: self.known[t] for t in targets if t and t in self.known}
         unknown = list(dict.fromkeys(t for t in targets if t and t not in linked)) \
             if self.read_terms else []
-        if not unknown and kept is None:
+        if not unknown:
             return linked
-        pipe = self.server.pipeline(transaction=False)
-        if unknown:
-            pipe.hmget(self.keys.page_terms, unknown)
-        if kept is not None:
-            pipe.hset(self.keys.page_html, url, kept)
-        results = pipe.execute()
-        if unknown:
-            for target, blob in zip(unknown, results[0]):
-                if blob:
-                    terms = frozenset(unpack_counts(blob))
-                    linked[target] = terms
-                    self._remember([target], terms)
+        for target, blob in zip(unknown, self.server.hmget(self.keys.page_terms, unknown)):
+            if blob:
+                terms = frozenset(unpack_counts(blob))
+                linked[target] = terms
+                self._remember([target], terms)
         return linked
 
     # -- Scrapy hooks ---------------------------------------------------------------
@@ -195,7 +152,7 @@ class InformativeMiddleware:
             if page.root is None:
                 return
             response.meta[META_BLOCKS] = self._blocks(response, page.root, page_text(page, self.stop),
-                                                      page.weights, page.encoding)
+                                                      page.weights)
         except redis.RedisError as exc:
             logger.warning("could not compute the blocks of %s: %s", response.url, exc)
             self._inc("errors")
@@ -204,22 +161,15 @@ class InformativeMiddleware:
             analysis_failed(logger, self.crawler.stats, "wisdom", response.url, exc)
 
     def _blocks(self, response: Response, root: Any, text: PageText,
-                weights: dict[str, float] | None, encoding: str | None) -> list[dict]:
+                weights: dict[str, float] | None) -> list[dict]:
         final = canonical(response.url) or response.url
         first = canonical(response.meta.get("redirect_urls", [response.url])[0]) or final
         if weights is None:
             terms = text.terms()
             weights = (term_weights(self.server, self.keys, terms) if self.read_weights
                        else dict.fromkeys(terms, self.default_weight))
-        kept = None
-        if self.keep_pages:
-            if len(response.body) <= self.keep_max:
-                kept = pack_page(response.body, final, encoding)
-                self._inc("pages_kept")
-            else:
-                self._inc("pages_too_large")
         targets = link_targets(text, final)
-        linked = self._exchange(targets, final, kept)
+        linked = self._linked(targets)
         known = sum(1 for t in targets if t in linked)
         self._inc("linked_known", known)
         self._inc("linked_unknown", sum(1 for t in targets if t) - known)

@@ -13,7 +13,7 @@ from skeleton.entropy.terms import DEFAULT_LANGUAGE, stop_words
 
 from .sections import section_records
 
-__all__ = ["SETTING", "item_sections"]
+__all__ = ["SETTING", "item_sections", "page_sections"]
 
 SETTING = "SKELETON_SCHEMA_ENABLED"
 
@@ -23,6 +23,12 @@ def item_sections(settings: Any, root: etree._Element | None, page_url: str) -> 
     (``settings`` None: a library call, computed)."""
     if settings is not None and not enabled(settings, "schema"):
         return None
+    return page_sections(settings, root, page_url)
+
+
+def page_sections(settings: Any, root: etree._Element | None, page_url: str) -> list[dict]:
+    """The page's section records, whatever the switch (``scrapy schema`` over the
+    pages a crawl kept), with the stop words of ``SKELETON_ENTROPY_LANGUAGE``."""
     language = (settings.get("SKELETON_ENTROPY_LANGUAGE") if settings is not None else None)
     try:
         stop = stop_words(language or DEFAULT_LANGUAGE)

@@ -28,7 +28,7 @@ sufficient statistics, ``skeleton.entropy.statistics.encode``; a term goes to bu
 ``:entropy_pages`` (set of the :func:`url_id` of the pages counted) and
 ``:page_terms`` (hash: page URL -> zlib-compressed JSON term counts). WISDOM's second pass (``scrapy
 informative``) reads ``:page_html`` (hash: page URL -> the zlib-compressed body
-with a JSON header line, see ``skeleton.middlewares.informative.pack_page``).
+with a JSON header line, see ``skeleton.store.kept.pack_page``).
 ``:contexts`` (hash: context id -> JSON of the detection context the pages below a
 page get, ``skeleton.sew.context``; queue entries carry the id).
 ``skeleton:crawls`` is the set of crawl ids.
