@@ -25,8 +25,12 @@ from skeleton.store.tree import load_hash
 
 SITE = ROOT / "tests" / "sites" / "docs_sidebar"
 #: short leases and quick Redis retries, so dead workers and outages show soon
+#: Acknowledgements (and the page writes before them) at least every 0.2 s, not the
+#: default 1 s: the tests that stop Redis or a worker once a few pages are stored
+#: must find most of the site's 43 pages still to crawl (with 1 s the first write
+#: could come when the crawl was nearly done, and the stop after it).
 WORKER = [*FAST, "-s", "SKELETON_LEASE_TIMEOUT=2", "-s", "SKELETON_REDIS_RETRIES=2",
-          "-s", "SKELETON_REDIS_BACKOFF=0.1", "-s", "LOG_LEVEL=INFO"]
+          "-s", "SKELETON_REDIS_BACKOFF=0.1", "-s", "LOG_LEVEL=INFO", "-s", "SKELETON_ACK_INTERVAL=0.2"]
 
 
 class Slow(SlowHandler):
@@ -214,19 +218,21 @@ def test_redis_killed_mid_crawl_stops_cleanly_and_keeps_what_was_stored(
 
 #: log lines of a component that waited for Redis (its retries spent) on one page
 _REDIS_WAITS = ("could not count the terms", "could not compute the blocks", "URL variants: could not",
-                "could not record the redirect", "Error processing")
+                "could not record the redirect", "could not keep", "Error processing")
 
 
+@pytest.mark.parametrize("extra", [[], ["-s", "SKELETON_KEEP_PAGES=True"]], ids=["default", "kept-pages"])
 def test_once_redis_is_declared_gone_no_component_waits_for_it(serve, tmp_path: Path,
-                                                               redis_dir: Path) -> None:
+                                                               redis_dir: Path, extra: list[str]) -> None:
     """A Redis that never comes back: the first component whose retries run out
     declares the outage, and from then on the middlewares and the pipeline skip
     Redis for the responses still in flight instead of spending their retries on
-    each (the entropy, WISDOM, URL-variant and alias middlewares all run by default)."""
+    each (the entropy, URL-variant and alias middlewares run by default; the kept
+    pages when asked)."""
     base, url = serve(handler=Slow), url_of(redis_dir)
     client = client_for(url)
     keys = CrawlKeys("gone")
-    worker = start_scrapy([*crawl_args(base, "gone", "sew"),
+    worker = start_scrapy([*crawl_args(base, "gone", "sew"), *extra,
                            "-s", "CONCURRENT_REQUESTS=8", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8"],
                           tmp_path, tmp_path / "gone.log", REDIS_URL=url)
     worker.log = tmp_path / "gone.log"  # type: ignore[attr-defined]
