@@ -131,9 +131,12 @@ def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) ->
     entries = run.get("queue_entry_bytes") or {}
     entry = (f", queue entries {num(entries['median'])} B (median of {entries['entries']:,} sampled)"
              if entries.get("median") is not None else "")
+    kept = next((r for r in redis_cost["runs"][1:] if r.get("page_html_bytes_per_page")), None)
+    kept_text = (f"; with `SKELETON_KEEP_PAGES=True` {kept['bytes_per_page']:,} B plus "
+                 f"{kept['page_html_bytes_per_page']:,} B of kept page" if kept else "")
     rows.append(row(f"`{redis_cost['command']}`",
                     f"{run['bytes_per_page']:,} B of Redis per page, {run['round_trips_per_page']} round trips "
-                    f"per page{entry} ({run['site']})"))
+                    f"per page{entry}{kept_text} ({run['site']})"))
     summary, crawl = scale["summary"], scale["run"]
     rows.append(row(f"`{scale['command']}`",
                     f"{scale['pages']:,} pages in {crawl['wall_s'] / 60:.0f} min; worker RSS "

@@ -71,7 +71,7 @@ from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.statistics import TermStats, batch_statistics, decode
 from skeleton.entropy.terms import (DEFAULT_LANGUAGE, MAX_PAGE_TERMS, pack_counts, page_terms,
                                     stop_words, unpack_counts)
-from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
+from skeleton.middlewares.shared import (analysis_failed, crawl_keys, page_text, page_to_analyse,
                                         shared_page)
 from skeleton.store.entropy import snapshot, term_entropies, term_weights
 from skeleton.store.keys import CrawlKeys, entropy_bucket, url_id
@@ -401,8 +401,7 @@ class EntropyMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response) \
-                or outage.is_down(self.crawler):
+        if not page_to_analyse(response, self.crawler):
             return
         try:
             self._count(response)

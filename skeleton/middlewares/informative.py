@@ -46,7 +46,7 @@ from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.middlewares.shared import (analysis_failed, crawl_keys, html_response, page_text,
+from skeleton.middlewares.shared import (analysis_failed, crawl_keys, page_text, page_to_analyse,
                                         shared_page)
 from skeleton.store.entropy import term_weights
 from skeleton.store.keys import CrawlKeys
@@ -144,8 +144,7 @@ class InformativeMiddleware:
     # -- Scrapy hooks ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response) \
-                or outage.is_down(self.crawler):
+        if not page_to_analyse(response, self.crawler):
             return
         try:
             page = shared_page(response, self.crawler.stats)

@@ -26,7 +26,7 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from skeleton.middlewares.shared import crawl_keys, declared_encoding, html_response
+from skeleton.middlewares.shared import crawl_keys, declared_encoding, page_to_analyse
 from skeleton.sew.urls import canonical
 from skeleton.store import outage
 from skeleton.store.kept import keep_max_bytes, keep_pages, pack_page
@@ -71,8 +71,7 @@ class KeptPagesMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
-        if not 200 <= response.status < 300 or not html_response(response) \
-                or outage.is_down(self.crawler):
+        if not page_to_analyse(response, self.crawler):
             return
         if len(response.body) > self.max_bytes:
             self._inc("too_large")

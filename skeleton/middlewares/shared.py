@@ -38,6 +38,7 @@ from lxml import etree
 from scrapy.exceptions import NotConfigured
 from w3lib.encoding import http_content_type_encoding
 
+from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
 from skeleton.sew.dom import attribute_text, parse_html
 from skeleton.sew.frames import inline_frames, parse_frame
@@ -45,7 +46,7 @@ from skeleton.wisdom.page import PageText, scan_page
 
 __all__ = ["analysis_failed", "crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
            "release_page", "page_text",
-           "declared_encoding", "html_response"]
+           "declared_encoding", "html_response", "page_to_analyse"]
 
 META_PAGE = "skeleton_page"
 META_FRAMES = "skeleton_frames"
@@ -111,6 +112,12 @@ def html_response(response: Any) -> bool:
     """Whether the ``Content-Type`` is an HTML type, or missing (then the body decides)."""
     mime = _content_type(response).split(";")[0].strip().lower()
     return not mime or mime in HTML_TYPES
+
+
+def page_to_analyse(response: Any, crawler: Any) -> bool:
+    """Whether a middleware analyses ``response``: a 2xx HTML page, while Redis is
+    not declared gone for the crawl (:func:`skeleton.store.outage.is_down`)."""
+    return 200 <= response.status < 300 and html_response(response) and not outage.is_down(crawler)
 
 
 def release_page(response: Any) -> None:

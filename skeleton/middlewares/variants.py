@@ -50,7 +50,7 @@ from scrapy.http import Response
 
 from skeleton.store import outage
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import analysis_failed, crawl_keys, html_response, shared_page
+from skeleton.middlewares.shared import analysis_failed, crawl_keys, page_to_analyse, shared_page
 from skeleton.store.keys import CrawlKeys, url_id
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.server import connect
@@ -137,8 +137,7 @@ class UrlVariantsMiddleware:
     # -- learning ---------------------------------------------------------------
 
     def process_spider_input(self, response: Response) -> None:
-        if not self.learn or not 200 <= response.status < 300 or not html_response(response) \
-                or outage.is_down(self.crawler):
+        if not self.learn or not page_to_analyse(response, self.crawler):
             return
         try:
             url = canonical(response.url)
