@@ -133,7 +133,7 @@ def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) ->
              if entries.get("median") is not None else "")
     kept = next((r for r in redis_cost["runs"][1:] if r.get("page_html_bytes_per_page")), None)
     kept_text = (f"; with `SKELETON_KEEP_PAGES=True` {kept['bytes_per_page']:,} B plus "
-                 f"{kept['page_html_bytes_per_page']:,} B of kept page" if kept else "")
+                 f"{kept['page_html_bytes_per_page']:,} B of kept HTML per page" if kept else "")
     rows.append(row(f"`{redis_cost['command']}`",
                     f"{run['bytes_per_page']:,} B of Redis per page, {run['round_trips_per_page']} round trips "
                     f"per page{entry}{kept_text} ({run['site']})"))
