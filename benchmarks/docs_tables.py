@@ -152,6 +152,25 @@ def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) ->
     return rows
 
 
+# -- docs/guide.md: a lean crawl ----------------------------------------------------------
+
+ANALYSIS_RUNS = (("default crawl", "lean.json"), ("`-a analyses=wisdom`", "lean-wisdom.json"),
+                 ("`-a analyses=blocks`", "lean-blocks.json"), ("`-a analyses=schema`", "lean-schema.json"))
+
+
+@table("analysis-cost", "docs/guide.md", *(name for _, name in ANALYSIS_RUNS))
+def analysis_cost(*runs: Results) -> list[str]:
+    """What each optional analysis costs on the PostgreSQL manual: wall time and peak RSS
+    against a plain Scrapy spider in the same run (``lean.py --name``)."""
+    rows = head("crawl", "plain wall s", "skeleton wall s", "ratio", "skeleton peak RSS MB", "runs")
+    for (label, _), results in zip(ANALYSIS_RUNS, runs):
+        site = results["sites"]["postgresql15"]
+        med = site["median"]
+        rows.append(row(label, num(med["plain"]["wall_s"]), num(med["skeleton"]["wall_s"]),
+                        f2(site["wall_ratio"]), num(med["skeleton"]["maxrss_mb"]), results["repeat"]))
+    return rows
+
+
 # -- docs/guide.md: term entropy ------------------------------------------------------------
 
 @table("entropy-cost", "docs/guide.md", "entropy_cost.json")
