@@ -115,8 +115,10 @@ def corpus(results: Results) -> list[str]:
     return rows
 
 
-@table("costs", "README.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json")
-def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) -> list[str]:
+@table("costs", "README.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json", "corpus.json",
+       "entropy_cost.json", "template.json")
+def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results, corpus: Results,
+          entropy: Results, template: Results) -> list[str]:
     """The default crawl's cost, one figure per benchmark, with the command that measures it."""
     rows = head("command", "figure")
     sites = lean["sites"]
@@ -138,12 +140,28 @@ def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results) ->
                     f"{run['bytes_per_page']:,} B of Redis per page, {run['round_trips_per_page']} round trips "
                     f"per page{entry}{kept_text} ({run['site']})"))
     summary, crawl = scale["summary"], scale["run"]
+    end = next((c for c in crawl["checkpoints"] if c.get("at") == "end"), {})
+    end_bytes = f"{end['redis_bytes_per_page']:,}" if end.get("redis_bytes_per_page") is not None else "-"
     rows.append(row(f"`{scale['command']}`",
                     f"{scale['pages']:,} pages in {crawl['wall_s'] / 60:.0f} min; worker RSS "
                     f"{summary['rss_first_checkpoint_mb']:.0f} MB at the first checkpoint, "
                     f"{summary['rss_crawl_end_mb']:.0f} MB at the end of the crawl, "
-                    f"{summary['rss_peak_mb']:.0f} MB at most; Redis {summary['redis_slope_bytes_per_page']:,} B "
-                    "per page (slope)"))
+                    f"{summary['rss_peak_mb']:.0f} MB at most; Redis {end_bytes} B per page at the end, "
+                    f"{summary['redis_slope_bytes_per_page']:,} B per page (slope)"))
+    sites = corpus["sites"]
+    ratios = {name: r["detect_seconds"] / r["parse_seconds"] for name, r in sites.items()}
+    overall = sum(r["detect_seconds"] for r in sites.values()) / sum(r["parse_seconds"] for r in sites.values())
+    rows.append(row(f"`{corpus['command']}`",
+                    f"SEW detection {f2(overall)}x lxml's parse time over all corpus pages "
+                    f"(per site {f2(min(ratios.values()))}x to {f2(max(ratios.values()))}x)"))
+    total = entropy["all"]
+    rows.append(row(f"`{entropy['command']}`",
+                    f"entropy update {f2(total['batched_over_parse'])}x and term extraction "
+                    f"{f2(total['terms_over_parse'])}x the parse time over all pages"))
+    loads = [site["max_loaded"] for site in template["sites"].values()]
+    rows.append(row(f"`{template['command']}`",
+                    f"template detection: at most {max(loads)} page loads per key page on "
+                    f"{len(loads)} sites (corpus and fixtures)"))
     q = quiet["run"]
     rows.append(row(f"`{quiet['command']}`",
                     f"{q['pages']} pages ({q['site']}): {q['stderr_bytes'] / 1000:.1f} KB of stderr, progress "

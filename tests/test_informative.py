@@ -161,6 +161,23 @@ def test_a_default_crawl_that_keeps_its_pages_gets_its_blocks_afterwards(
 
 
 @pytest_twisted.inlineCallbacks
+def test_pages_over_the_size_cap_are_not_kept(serve, redis_settings, tmp_path: Path) -> None:
+    """A page larger than SKELETON_KEEP_PAGES_MAX_BYTES is counted, not kept: with a
+    cap under every tinysite page, nothing is kept and `scrapy informative` says so."""
+    base = serve(SITE)
+    crawl = f"capped-{uuid.uuid4().hex[:8]}"
+    settings = {**redis_settings, "SKELETON_KEEP_PAGES": True, "SKELETON_KEEP_PAGES_MAX_BYTES": 10}
+    stats, items = yield crawl_in_process(project_settings(settings), base=f"{base}index.html", mode="bfs",
+                                          crawl=crawl)
+    assert stats["finish_reason"] == "finished"
+    assert stats["skeleton/kept_pages/too_large"] == len(html_items(items)) == 15
+    assert "skeleton/kept_pages/kept" not in stats
+    done = run_scrapy(["informative", "--crawl", crawl,
+                       "-s", f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"], tmp_path)
+    assert done.returncode != 0 and "kept no pages" in done.stderr
+
+
+@pytest_twisted.inlineCallbacks
 def test_a_default_crawl_keeps_no_pages_and_says_how_to(serve, redis_settings, tmp_path: Path) -> None:
     base = serve(SITE)
     crawl = f"unkept-{uuid.uuid4().hex[:8]}"
