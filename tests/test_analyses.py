@@ -45,3 +45,14 @@ def test_a_bad_analyses_argument_is_one_error_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "unknown analysis 'shema' (did you mean 'schema'?)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("SKELETON_KEEP_PAGES=maybe", "setting SKELETON_KEEP_PAGES must be a boolean"),
+    ("SKELETON_KEEP_PAGES_MAX_BYTES=lots", "setting SKELETON_KEEP_PAGES_MAX_BYTES must be a number"),
+    ("SKELETON_ENTROPY_ENABLED=maybe", "setting SKELETON_ENTROPY_ENABLED must be a boolean"),
+])
+def test_a_setting_of_the_wrong_type_is_one_error_line(tmp_path: Path, setting: str, message: str) -> None:
+    done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-s", setting], tmp_path)
+    assert done.returncode == 2 and message in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr

@@ -40,6 +40,8 @@ from skeleton.spiders.skeleton import BASE_FAILED_STAT
 from skeleton.commands._recorded import text
 from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
 from skeleton.hierarchy.aliases import final_url
+from skeleton import settings as project_settings
+from skeleton.store.kept import KEEP_SETTING
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
 from skeleton.store.tree import load_hash, stored_aliases
@@ -71,6 +73,28 @@ class OneLine(logging.Filter):
 
 #: loggers whose errors are expected site failures, logged without a traceback
 ONE_LINE_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt",)
+
+
+def check_typed_settings(settings: Any) -> None:
+    """Raise ``ValueError`` naming the setting when a ``SKELETON_*`` setting whose
+    default is a boolean or an integer (``skeleton.settings``), or
+    ``SKELETON_KEEP_PAGES``, holds a value Scrapy cannot read as one: the crawl
+    then stops before it starts, with one error line, instead of a component's
+    traceback when it is built."""
+    typed = {name: value for name, value in vars(project_settings).items()
+             if name.startswith("SKELETON_") and isinstance(value, (bool, int))}
+    typed[KEEP_SETTING] = True
+    for name, default in sorted(typed.items()):
+        if settings.get(name) in (None, ""):
+            continue
+        try:
+            if isinstance(default, bool):
+                settings.getbool(name)
+            else:
+                settings.getfloat(name)
+        except (TypeError, ValueError):
+            kind = "a boolean (True/False, 1/0)" if isinstance(default, bool) else "a number"
+            raise ValueError(f"setting {name} must be {kind}, not {settings.get(name)!r}") from None
 
 
 class Command(crawl.Command):
@@ -119,6 +143,7 @@ class Command(crawl.Command):
         try:
             check_settings(self.settings)
             configured_stop_words(self.settings)  # an unknown SKELETON_ENTROPY_LANGUAGE
+            check_typed_settings(self.settings)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         crawl_id, base = spider_args.get("crawl"), spider_args.get("base")
