@@ -76,7 +76,7 @@ CONFIG = {
         options={},
         extra="",
         desc="sphinx_press_theme 0.9.1 (VuePress look) with the dirhtml builder: sidebar of "
-             "the global toctree, numbered section toctrees in the body; depth 2"),
+             "the global toctree, section numbers (a :numbered: root toctree), body toctrees of depth 2; depth 2"),
     "sphinx-material": dict(
         theme="sphinx_material", builder="html", version="sphinx-material 0.0.36",
         tree=dict(sections=(4, 6), pages=(3, 6), depth=3),
@@ -103,7 +103,9 @@ def _rst(node: DocNode, toctree: list[str]) -> str:
     lines += [p + "\n" for p in node.body]
     if node.children:
         here = _docname(node).rsplit("/", 1)[0] + "/" if "/" in _docname(node) else ""
-        lines += [".. toctree::"] + [f"   {o}" for o in toctree] + [""]
+        # :numbered: goes on the root toctree only (it numbers the whole tree below it)
+        opts = [o for o in toctree if node.path == "" or o != ":numbered:"]
+        lines += [".. toctree::"] + [f"   {o}" for o in opts] + [""]
         for c in node.children:
             lines.append(f"   {_docname(c)[len(here):]}")
         lines.append("")
