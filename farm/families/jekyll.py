@@ -58,7 +58,7 @@ def _config(src: Path, title: str, extra: str) -> None:
         f"title: {_yaml_str(title)}\n"
         "description: A synthetic site of the skeleton training farm.\n"
         "baseurl: \"\"\nurl: \"http://127.0.0.1:8000\"\n"
-        "timezone: UTC\ntheme: minima\nshow_excerpts: true\n"
+        "timezone: UTC\nfuture: true\ntheme: minima\nshow_excerpts: true\n"
         "markdown: kramdown\n"
         "exclude: [Gemfile, Gemfile.lock]\n" + extra)
 
