@@ -42,6 +42,10 @@ SITES = {
                       "categories/tags/contributors taxonomies, paginated blog and category listings "
                       "(Hugo's internal pagination), main menu: Blog, a Topics dropdown of the category "
                       "pages, About, Contact (starter-project slots and a Hugo-0.111 shim partial of ours)",
+    "hugo-doks-starter": "Hugo 0.111.3 with the Doks theme (npm @hyas/doks-core 1.6.1), laid out like the "
+                         "Doks starter: main menu Docs, Blog, About; docs under /docs/ with a nested "
+                         "sidebar (depth 4 from home), a blog of 45 posts without categories, paginated "
+                         "(6 a page), tag and contributor pages",
 }
 HERE = Path(__file__).resolve().parent / "hugo"
 VERSIONS = {"hugo": "0.111.3", "@hyas/doks-core": "1.6.1", "@hyas/core": "1.3.1", "@hyas/seo": "2.3.0",
@@ -134,49 +138,89 @@ def _hugo(src: Path, out: Path, tools) -> None:
     shutil.copytree(dest, out, dirs_exist_ok=True)
 
 
+def _write_docs(c: Path, node: content.DocNode, prefix: str, weight: int, alias_to: content.DocNode) -> None:
+    """A doc (sub-)tree as Hugo content: a node with children is a section (``_index.md`` whose
+    Markdown lists its sub-sections; Doks's list page lists the pages), a leaf a page."""
+    path = f"{prefix}/{node.path}".strip("/")
+    extra = {"aliases": ["/" + CTA + "/"]} if node is alias_to else {}
+    body = "\n\n".join(node.body)
+    subs = [s for s in node.children if s.children]
+    if subs:
+        body += "\n\n## Topics in this section\n\n" + "\n".join(
+            f"- [{s.title}](/{prefix + '/' if prefix else ''}{s.path}/)" for s in subs)
+    if node.children:
+        _write(c / path / "_index.md", _front(title=node.title, weight=weight, **extra) + body + "\n")
+        for w, ch in enumerate(node.children, 1):
+            _write_docs(c, ch, prefix, w, alias_to)
+    else:
+        _write(c / f"{path}.md", _front(title=node.title, weight=weight, **extra) + body + "\n")
+
+
 def _docs(name: str, out: Path, tools) -> dict:
-    tree = content.doc_tree(name, sections=(4, 6), pages=(3, 6), depth=3, branch_share=0.5)
+    starter = name == "hugo-doks-starter"
+    if starter:
+        tree = content.doc_tree(name, sections=(3, 5), pages=(2, 5), depth=3, branch_share=0.4, title="Docs")
+    else:
+        tree = content.doc_tree(name, sections=(4, 6), pages=(3, 6), depth=3, branch_share=0.5)
     src = out.parent / (name + ".src")
     shutil.rmtree(src, ignore_errors=True)
     c = src / "content"
+    prefix = "docs" if starter else ""
 
     def url(n: content.DocNode) -> str:
-        return url_of(f"{n.path}/index.html" if n.path else "index.html")
+        path = f"{prefix}/{n.path}".strip("/")
+        return url_of(f"{path}/index.html" if path else "index.html")
 
     first_leaf = next(n for n in tree.walk() if not n.children)
-    _write(c / "_index.md", _front(title=tree.title, lead="A manual of the skeleton training farm.")
-           + "\n\n".join(tree.body) + "\n")
-    edges = []
-    for w, sec in enumerate(tree.children, 1):
-        body = "\n\n".join(sec.body)
-        subs = [s for s in sec.children if s.children]
-        if subs:
-            body += "\n\n## Topics in this section\n\n" + "\n".join(f"- [{s.title}](/{s.path}/)" for s in subs)
-        _write(c / sec.path / "_index.md", _front(title=sec.title, weight=w) + body + "\n")
-        edges.append([url(tree), url(sec)])
-        for v, n in enumerate(sec.children, 1):
-            edges.append([url(sec), url(n)])
-            if n.children:
-                _write(c / n.path / "_index.md", _front(title=n.title, weight=v) + "\n\n".join(n.body) + "\n")
-                for x, leaf in enumerate(n.children, 1):
-                    assert not leaf.children
-                    edges.append([url(n), url(leaf)])
-                    _write(c / f"{leaf.path}.md", _front(title=leaf.title, weight=x, **(
-                        {"aliases": ["/" + CTA + "/"]} if leaf is first_leaf else {})) + "\n\n".join(leaf.body) + "\n")
-            else:
-                _write(c / f"{n.path}.md", _front(title=n.title, weight=v, **(
-                    {"aliases": ["/" + CTA + "/"]} if n is first_leaf else {})) + "\n\n".join(n.body) + "\n")
-    menu = "[menu]\n" + "".join(f'  [[menu.main]]\n    name = {_q(s.title)}\n    url = "/{s.path}/"\n    weight = {i}\n'
-                                for i, s in enumerate(tree.children, 1))
-    secs = [s.path for s in tree.children]
-    _write(src / "hugo.toml", _config(tree.title, secs, secs, menu, 'disableKinds = ["taxonomy", "term"]'))
+    edges = [[url(p), url(ch)] for p, ch in tree.edges()]
+    root = url_of("index.html")
+    not_in_tree = [url_of(f"{CTA}/index.html"), url_of("404.html")]
+    if starter:
+        b = content.blog(name, posts=45, categories=4, tags=10, authors=3, pages=1)
+        site_title = b.title
+        _write(c / "_index.md", _front(title=site_title, lead="Documentation and news of the skeleton farm."))
+        tree.slug = "docs"
+        for w, ch in enumerate([tree], 1):
+            _write_docs(c, ch, prefix, w, first_leaf)
+        edges.insert(0, [root, url(tree)])
+        _write(c / "blog" / "_index.md", _front(title="Blog"))
+        for p in b.posts:
+            date = p.date.strftime("%Y-%m-%dT%H:%M:%SZ")
+            _write(c / "blog" / f"{p.slug}.md",
+                   _front(title=p.title, date=date, lastmod=date, summary=p.summary, tags=p.tags,
+                          contributors=[p.author]) + "\n\n".join(p.body) + "\n")
+            edges.append([url_of("blog/index.html"), url_of(f"blog/{p.slug}/index.html")])
+        edges.insert(1, [root, url_of("blog/index.html")])
+        for title, slug, body in b.pages:
+            _write(c / f"{slug}.md", _front(title=title, toc=False) + "\n\n".join(body) + "\n")
+            edges.append([root, url_of(f"{slug}/index.html")])
+        menu = ('[menu]\n  [[menu.main]]\n    name = "Docs"\n    url = "/docs/"\n    weight = 1\n'
+                '  [[menu.main]]\n    name = "Blog"\n    url = "/blog/"\n    weight = 2\n'
+                + "".join(f'  [[menu.main]]\n    name = {_q(t)}\n    url = "/{s}/"\n    weight = {i}\n'
+                          for i, (t, s, _) in enumerate(b.pages, 3)))
+        extra = 'paginate = 6\n[taxonomies]\n  tag = "tags"\n  contributor = "contributors"\n'
+        _write(src / "hugo.toml", _config(site_title, ["docs", "blog"], ["docs"], menu, extra))
+        not_in_tree += [url_of("tags/index.html"), url_of("contributors/index.html")]
+        not_in_tree += [url_of(f"tags/{t}/index.html") for t in sorted({t for p in b.posts for t in p.tags})]
+        method = ("main menu (config): Docs, Blog, About -> home; the doc tree as Hugo sections under /docs/: "
+                  "each section's _index.md lists its sub-sections (the sidebar's groups), its Doks list page "
+                  "lists the pages of its subtree, so a page hangs from its innermost section; posts have no "
+                  "categories: they hang from the paginated blog listing; tag/contributor pages are not nodes")
+    else:
+        _write(c / "_index.md", _front(title=tree.title, lead="A manual of the skeleton training farm.")
+               + "\n\n".join(tree.body) + "\n")
+        for w, ch in enumerate(tree.children, 1):
+            _write_docs(c, ch, prefix, w, first_leaf)
+        menu = "[menu]\n" + "".join(f'  [[menu.main]]\n    name = {_q(s.title)}\n    url = "/{s.path}/"\n'
+                                    f'    weight = {i}\n' for i, s in enumerate(tree.children, 1))
+        secs = [s.path for s in tree.children]
+        _write(src / "hugo.toml", _config(tree.title, secs, secs, menu, 'disableKinds = ["taxonomy", "term"]'))
+        method = ("the doc tree as Hugo sections: main menu (config) = top-level sections; a section's "
+                  "_index.md lists its sub-sections (the sidebar's groups), its Doks list page lists the "
+                  "pages of its subtree, so a page hangs from its innermost section")
     _hugo(src, out, tools)
-    return {"root": url(tree), "edges": edges,
-            "meta": {"not_in_tree": [url_of(f"{CTA}/index.html"), url_of("404.html")],
-                     "truth_method": "the doc tree as Hugo sections: main menu (config) = top-level sections; "
-                     "a top-level section's _index.md lists its sub-sections (the sidebar's groups), its "
-                     "Doks list page lists its own pages; a sub-section's list page lists its pages "
-                     "(innermost listing)",
+    return {"root": root, "edges": edges,
+            "meta": {"not_in_tree": not_in_tree, "truth_method": method,
                      "theme": "Doks (@hyas/doks-core 1.6.1, npm)", "versions": VERSIONS}}
 
 
@@ -225,4 +269,4 @@ def _blog(name: str, out: Path, tools) -> dict:
 
 
 def build(name: str, out: Path, tools) -> dict:
-    return _docs(name, out, tools) if name == "hugo-doks-docs" else _blog(name, out, tools)
+    return _blog(name, out, tools) if name == "hugo-doks-blog" else _docs(name, out, tools)
