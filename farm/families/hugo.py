@@ -4,8 +4,10 @@ Hugo ships no theme (``hugo new theme`` in 0.111 writes empty template files), s
 use Doks, a third-party Hugo theme published on npm as ``@hyas/doks-core`` with ``@hyas/core``,
 ``@hyas/seo``, ``@hyas/images`` and ``@hyas/inline-svg`` (pinned in ``hugo.package.json`` and
 its lock). They are mounted unchanged into the site with Hugo module mounts from
-``node_modules``, as the Doks starter does. The farm adds only what the Doks *starter project*
-would hold (``farm/families/hugo/``): empty custom-script/head partials and SCSS slots, and a
+``node_modules``, as the Doks starter does (in Hugo 0.111 the LAST of a project's mounts wins
+for a path, so @hyas/core comes first and doks-core, then the project's own files, after it).
+The farm adds only what the Doks *starter project*
+would hold (``farm/families/hugo/``): empty custom-script/head partials, ``js/custom.js`` and SCSS slots, and a
 compatibility shim ``partials/_funcs/get-page-images.html`` (an embedded partial of later Hugo
 releases that @hyas/seo calls; ours returns the front-matter images). Pagination is Hugo's
 embedded ``_internal/pagination.html``, which Doks calls.
@@ -53,18 +55,18 @@ VERSIONS = {"hugo": "0.111.3", "@hyas/doks-core": "1.6.1", "@hyas/core": "1.3.1"
 CTA = "docs/guides/example-guide"  # Doks's home-page button
 
 MOUNTS = [
-    ("assets", "assets"),
     ("node_modules/@hyas/core/layouts", "layouts"),
+    ("node_modules/@hyas/core/assets", "assets"),
     ("node_modules/@hyas/doks-core/layouts", "layouts"),
     ("node_modules/@hyas/doks-core/assets", "assets"),
     ("node_modules/@hyas/doks-core/i18n", "i18n"),
     ("node_modules/@hyas/doks-core/static", "static"),
-    ("node_modules/@hyas/core/assets", "assets"),
     ("node_modules/@hyas/seo/layouts", "layouts"),
     ("node_modules/@hyas/images/layouts", "layouts"),
     ("node_modules/@hyas/images/assets", "assets"),
     ("node_modules/@hyas/inline-svg/layouts", "layouts"),
     ("node_modules/bootstrap/scss", "assets/scss/bootstrap/scss"),
+    ("assets", "assets"),
     ("layouts", "layouts"),
 ]
 

@@ -40,7 +40,7 @@ SITES = {
     "jekyll-minima-archives": "Jekyll 4.3.1 with minima 2.5.1 (Debian) and jekyll-archives 2.2.1: a blog "
                               "of 72 posts, category/tag/year archive pages (a small archive layout of "
                               "ours in minima's markup), header: Topics (lists the category pages), "
-                              "About, Contact; home lists every post",
+                              "About, Contact; home lists every post (no excerpts)",
     "jekyll-minima-docs": "Jekyll 4.3.1 with minima 2.5.1 (Debian): a manual as nested pages, header "
                           "lists the top-level sections, each section page lists its children, depth 3",
 }
@@ -53,12 +53,12 @@ def _yaml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _config(src: Path, title: str, extra: str) -> None:
+def _config(src: Path, title: str, extra: str, excerpts: bool = True) -> None:
     (src / "_config.yml").write_text(
         f"title: {_yaml_str(title)}\n"
         "description: A synthetic site of the skeleton training farm.\n"
         "baseurl: \"\"\nurl: \"http://127.0.0.1:8000\"\n"
-        "timezone: UTC\nfuture: true\ntheme: minima\nshow_excerpts: true\n"
+        f"timezone: UTC\nfuture: true\ntheme: minima\nshow_excerpts: {'true' if excerpts else 'false'}\n"
         "markdown: kramdown\n"
         "exclude: [Gemfile, Gemfile.lock]\n" + extra)
 
@@ -141,7 +141,7 @@ def _blog_site(name: str, out: Path, tools) -> dict:
                   "home lists every post too, but the innermost listing is the category; tag and year "
                   "archive pages are not nodes")
     edges += [[root, url_of(f"{slug}/index.html")] for _, slug, _ in b.pages]
-    _config(src, b.title, extra + "header_pages:\n" + "".join(f"  - {h}\n" for h in header))
+    _config(src, b.title, extra + "header_pages:\n" + "".join(f"  - {h}\n" for h in header), excerpts=paginated)
     _jekyll(src, out, tools)
     return {"root": root, "edges": edges,
             "meta": {"not_in_tree": not_in_tree, "truth_method": method, "theme": "minima 2.5.1 (Debian)",
