@@ -1,0 +1,1 @@
+// empty: the Doks starter project slot for custom scripts
