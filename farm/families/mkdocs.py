@@ -34,7 +34,7 @@ CONFIG = {
         tree=dict(sections=(4, 7), pages=(3, 6), depth=3),
         desc="the built-in readthedocs theme (collapsing left sidebar, breadcrumbs), .html "
              "URLs (use_directory_urls false); depth 3"),
-    "mkdocs-material": dict(
+    "mkdocs-material-tabs": dict(
         theme={"name": "material", "features": ["navigation.tabs", "navigation.indexes",
                                                 "navigation.path", "navigation.top"]},
         dir_urls=True, version="mkdocs-material 9.8.2",
