@@ -1,0 +1,71 @@
+"""The peer trees (skeleton.hierarchy.peers) and the URL-folder evidence of the edge rows."""
+from skeleton.hierarchy.features import FEATURES, candidate_edges
+from skeleton.hierarchy.peers import bfs_tree, folder_owners, folder_tree
+
+B = "http://h.test/"
+
+
+def test_bfs_tree_hangs_each_page_from_the_first_page_that_links_it():
+    links = {B: [B + "a/", B + "b/"], B + "a/": [B + "b/", B + "a/x.html"], B + "b/": [B + "a/x.html", B]}
+    assert bfs_tree(B, lambda u: links.get(u, [])) == {
+        B + "a/": B, B + "b/": B, B + "a/x.html": B + "a/"}
+
+
+def test_bfs_tree_stops_at_max_pages():
+    links = {B: [B + f"{i}.html" for i in range(10)]}
+    # the root's links are all seen once the root is read; no further page is read
+    assert len(bfs_tree(B, lambda u: links.get(u, []), max_pages=1)) == 10
+    chain = {B + f"{i}.html": [B + f"{i + 1}.html"] for i in range(10)} | {B: [B + "0.html"]}
+    assert len(bfs_tree(B, lambda u: chain.get(u, []), max_pages=3)) == 3
+
+
+def test_folder_tree_takes_the_nearest_page_naming_a_containing_folder():
+    pages = [B, B + "a/", B + "a/x.html", B + "a/b.html", B + "a/b/y.html", B + "a/b/c/z.html",
+             B + "d/e/f.html", B + "p?id=1"]
+    assert folder_tree(B, pages) == {
+        B + "a/": B,
+        B + "a/x.html": B + "a/",
+        B + "a/b.html": B + "a/",
+        B + "a/b/y.html": B + "a/b.html",      # a page named like the folder names it
+        B + "a/b/c/z.html": B + "a/b.html",    # no page names a/b/c/: the next folder up
+        B + "d/e/f.html": B,                   # no page names d/ or d/e/
+        B + "p?id=1": B,
+    }
+
+
+def test_a_folder_index_names_its_folder_before_a_page_named_like_it():
+    owners = folder_owners([B + "a.html", B + "a/index.html"])
+    assert owners[("h.test", "/a/")] == B + "a/index.html"
+    # a page with a query names no folder
+    assert ("h.test", "/p/") not in folder_owners([B + "p?id=1"])
+
+
+def test_folder_tree_keeps_hosts_apart():
+    other = "http://other.test/"
+    assert folder_tree(B, [B, other + "a/", B + "a/x.html"])[B + "a/x.html"] == B
+
+
+def _record(nav=()):
+    return {"evidence": {}, "nav_links": [{"url": u} for u in nav]}
+
+
+def _offer(origin, size=3):
+    return {"from": origin, "parent": origin, "level": 1, "size": size, "pos": 0.0, "toc": 0,
+            "alpha": 0, "dirs": 0.5, "inside": 0.5, "sig": origin}
+
+
+def test_the_folder_parent_is_a_candidate_and_a_feature():
+    # the home page's menu offers every page; the section /a/ offers only x
+    pages = {B: _record(), B + "a/": _record(), B + "a/x.html": _record(), B + "a/y.html": _record()}
+    offers = {B + "a/": [_offer(B)], B + "a/x.html": [_offer(B), _offer(B + "a/")],
+              B + "a/y.html": [_offer(B)]}
+    cands = candidate_edges(B, pages, offers)
+    rows = dict(zip(cands.edges, cands.rows))
+    folder, agree = FEATURES.index("folder"), FEATURES.index("folder_agree")
+    # y is offered by the home page only, yet its folder's page is a candidate (not offered)
+    assert (B + "a/", B + "a/y.html") in rows
+    assert rows[(B + "a/", B + "a/y.html")][FEATURES.index("offered")] == 0.0
+    assert rows[(B + "a/", B + "a/y.html")][folder] == 1.0
+    assert rows[(B, B + "a/y.html")][folder] == 0.0
+    # one of the three offered pages (x) is offered by its folder's page
+    assert rows[(B, B + "a/")][agree] == rows[(B + "a/", B + "a/x.html")][agree] == 1 / 3
