@@ -11,6 +11,12 @@ from pathlib import Path
 
 CORPUS = Path(os.environ.get("SKELETON_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "sites"
+FARM = Path(__file__).resolve().parents[1] / "farm"
+FARM_CACHE = Path(os.environ.get("SKELETON_FARM_CACHE", Path.home() / ".cache" / "skeleton-farm"))
+#: the generator family of each corpus site (leave-one-generator-out holds out a family)
+CORPUS_FAMILIES = {"postgresql15": "docbook", "debian-handbook": "docbook", "python311": "sphinx",
+                   "apache24-en": "httpd-xslt", "tomcat10": "tomcat-xslt", "mkdocs": "mkdocs",
+                   "mkdocs-material": "mkdocs", "pelican-notmyidea": "pelican"}
 
 
 @dataclass
@@ -37,6 +43,26 @@ def fixture_sites() -> list[CorpusSite]:
         out.append(CorpusSite(name, truth, truth.parent / name, "http://127.0.0.1:8000/index.html",
                               "http://127.0.0.1:8000/"))
     return out
+
+
+def farm_sites() -> list[CorpusSite]:
+    """The training farm's sites (``farm/truth/*.json``), served from the farm's cache
+    (``python farm/build.py`` builds them there)."""
+    out = []
+    for truth in sorted((FARM / "truth").glob("*.json")):
+        root = json.loads(truth.read_text())["root"]
+        out.append(CorpusSite(truth.stem, truth, FARM_CACHE / "sites" / truth.stem, root,
+                              root.split("://", 1)[0] + "://" + root.split("://", 1)[1].split("/", 1)[0] + "/"))
+    return out
+
+
+def family_of(site: CorpusSite) -> str:
+    """The generator family of a labelled site: a farm site's ``meta.family``, a corpus
+    site's :data:`CORPUS_FAMILIES` entry, else the site's own name (the hand-made fixtures:
+    each is its own generator)."""
+    if site.truth.parent == FARM / "truth":
+        return json.loads(site.truth.read_text())["meta"]["family"]
+    return CORPUS_FAMILIES.get(site.name, site.name)
 
 
 def commit() -> str:
