@@ -28,6 +28,7 @@ from skeleton.sew.urls import directory, section_dirs, split_url
 from .offers import section_folder
 from .facts import NO_OFFER, OfferFacts, PageFacts, offer_facts, page_facts
 from .pagination import pager_heads
+from .peers import folder_tree
 
 __all__ = ["FEATURES", "CandidateEdges", "EdgeRows", "candidate_edges", "fold_facts", "offer_distances"]
 
@@ -36,7 +37,7 @@ FEATURES = (
     "direct", "offerers", "share", "level", "size", "size_rel", "smallest", "toc", "alpha",
     "dirs", "dirs_rel", "inside", "repeated", "backlink", "url_under", "url_near",
     "url_index", "from_root", "dist", "gap", "shallowest", "candidates", "hub",
-    "named", "named_any", "contradicted", "has_named", "offered",
+    "named", "named_any", "contradicted", "has_named", "offered", "folder", "folder_agree",
 )
 #: distances and levels are capped here (a deeper page is as deep as this)
 CAP = 6
@@ -149,6 +150,7 @@ class EdgeRows:
         self.folded = fold_facts(root, pages, offers)  # type: ignore[arg-type]
         graph: dict[str, list[str]] = defaultdict(list)
         froms = _Froms()
+        offered_by: dict[str, set[str]] = {}
         for child in sorted(offers):
             if child == root or child not in pages:
                 continue
@@ -158,6 +160,7 @@ class EdgeRows:
                 if isinstance(parent, str) and parent != child and parent in pages:
                     parents.add(parent)
                     froms.add(offer.sig, str(offer.origin))
+            offered_by[child] = parents
             for parent in parents:  # distances run over the offers only
                 graph[parent].append(child)
         for children in graph.values():
@@ -166,6 +169,14 @@ class EdgeRows:
         self.graph = graph
         self.distances = offer_distances(root, graph)
         self.froms = froms
+        #: the URL-folder tree of the fetched pages (:func:`.peers.folder_tree`), and how
+        #: far the site's offers agree with it: the share of offered pages whose folder
+        #: parent (other than the root) offers them. Folders that agree with the menus
+        #: are strong evidence; on a site of flat or unrelated URLs the share is small.
+        self.folder = folder_tree(root, pages)
+        agree = sum(1 for child, parents in offered_by.items()
+                    if self.folder.get(child, root) != root and self.folder[child] in parents)
+        self.folder_agree = agree / len(offered_by) if offered_by else 0.0
 
     def _edges(self, child: str) -> dict[str, list[OfferFacts]]:
         """The candidate parents of ``child`` and their offers (none for a parent the
@@ -182,6 +193,10 @@ class EdgeRows:
             parent = folded.get(parent, parent)
             if parent != child and parent in pages and parent not in by_parent:
                 by_parent[parent] = []
+        # and so is the page whose URL folder holds it, when some page offers it a place
+        folder = self.folder.get(child)
+        if by_parent and folder is not None and folder != child and folder not in by_parent:
+            by_parent[folder] = []
         return by_parent
 
     def rows(self) -> Iterator[tuple[str, list[str], list[list[float]], list[bool]]]:
@@ -218,6 +233,7 @@ class EdgeRows:
             # up link, the innermost highlighted menu item (any kind of evidence alike)
             named = {folded.get(u, u) for u in _named(facts)}
             named_cands = named & set(cands)
+            folder_parent = self.folder.get(child)
             rows = []
             for parent, parent_dist in zip(cands, dists):
                 offered = by_parent[parent]
@@ -257,6 +273,8 @@ class EdgeRows:
                     float(bool(named_cands - {parent})),
                     float(bool(named)),
                     float(bool(offered)),
+                    float(parent == folder_parent),
+                    self.folder_agree,
                 ])
             self.offers.pop(child, None)
             pages[child] = None
