@@ -43,6 +43,11 @@ SITES = {
                       "index, 6 per page, page/N/), Archives, Categories and Tags indexes in the top "
                       "menu and 2 standalone pages in the sidebar; category pages are reachable "
                       "only from the posts' 'in <category>' links and the categories index",
+    "pelican-engineering": "Pelican 4.12.0 with the PyPI theme pelican-engineering-theme 0.1.0: an "
+                           "80-post blog in 7 categories; the theme's menu is MENUITEMS only, configured "
+                           "as the site's sections: the 7 category pages (topics/<slug>.html), 3 pages and "
+                           "Archives; Pelican's default pagination (topics/<slug>2.html, rel=next), 8 per "
+                           "page; articles under articles/YYYY/<slug>.html; relative links",
 }
 
 CONFIG = {
@@ -88,7 +93,22 @@ CONFIG = {
             CC_LICENSE={"name": "Creative Commons Attribution-ShareAlike", "version": "4.0",
                         "slug": "by-sa", "icon": False, "language": "en_US"},
         )),
+    "pelican-engineering": dict(
+        content=dict(posts=80, categories=7, subcategories=0, tags=20, authors=3, pages=3),
+        theme="engineering", menu_categories="menuitems", menu_pages="menuitems",
+        settings=dict(
+            DEFAULT_PAGINATION=8, RELATIVE_URLS=True,
+            ARTICLE_URL="articles/{date:%Y}/{slug}.html", ARTICLE_SAVE_AS="articles/{date:%Y}/{slug}.html",
+            CATEGORY_URL="topics/{slug}.html", CATEGORY_SAVE_AS="topics/{slug}.html",
+            PAGE_URL="{slug}.html", PAGE_SAVE_AS="{slug}.html",
+        )),
 }
+
+
+THEME_SOURCE = {"reflex": " (PyPI pelican-theme-reflex 4.0.1)",
+                "engineering": " (PyPI pelican-engineering-theme 0.1.0)"}
+THEME_VERSIONS = {"reflex": {"pelican-theme-reflex": "4.0.1"},
+                  "engineering": {"pelican-engineering-theme": "0.1.0"}}
 
 
 def _md(meta: dict, body: list[str]) -> str:
@@ -98,6 +118,10 @@ def _md(meta: dict, body: list[str]) -> str:
 def _theme_path(theme: str, tools) -> str:
     if theme in ("simple", "notmyidea"):
         return theme
+    if theme == "engineering":
+        found = sorted(Path(tools.venv).glob("lib/python*/site-packages/pelican_engineering_theme/theme"))
+        assert found, "pelican-engineering-theme not installed"
+        return str(found[0])
     # PyPI theme packages install into pelican/themes/<name> of the venv
     found = sorted(Path(tools.venv).glob(f"lib/python*/site-packages/pelican/themes/{theme}"))
     assert found, f"theme {theme} not installed"
@@ -133,6 +157,15 @@ def build(name: str, out: Path, tools) -> dict:
         for title, slug, body in b.pages:
             (content / "pages" / f"{slug}.md").write_text(_md({"Title": title, "Slug": slug}, body))
         dump = work / "truth.json"
+        menu_mode = cfg["menu_categories"] == "menuitems"
+        if menu_mode:
+            # The theme's menu is MENUITEMS only: configure it as the site's sections, from the
+            # content model (category pages in their order, then the pages, then the archives).
+            cat_url, page_url = cfg["settings"]["CATEGORY_URL"], cfg["settings"]["PAGE_URL"]
+            cfg["settings"]["MENUITEMS"] = (
+                [(cat_name(c.slug), "/" + cat_url.format(slug=c.slug)) for c in b.categories]
+                + [(t, "/" + page_url.format(slug=s_)) for t, s_, _ in b.pages]
+                + [("Archives", "/archives.html")])
         settings = {
             "SITENAME": b.title, "SITEURL": "", "AUTHOR": b.authors[0], "TIMEZONE": "UTC",
             "DEFAULT_LANG": "en", "PATH": str(content), "OUTPUT_PATH": str(out),
@@ -140,8 +173,8 @@ def build(name: str, out: Path, tools) -> dict:
             "PLUGIN_PATHS": [str(HERE)], "PLUGINS": ["truthdump"], "TRUTHDUMP_PATH": str(dump),
             "FEED_ALL_ATOM": "feeds/all.atom.xml", "CATEGORY_FEED_ATOM": "feeds/{slug}.atom.xml",
             "TRANSLATION_FEED_ATOM": None, "AUTHOR_FEED_ATOM": None, "AUTHOR_FEED_RSS": None,
-            "DISPLAY_CATEGORIES_ON_MENU": cfg["menu_categories"],
-            "DISPLAY_PAGES_ON_MENU": cfg["menu_pages"], "USE_FOLDER_AS_CATEGORY": False,
+            "DISPLAY_CATEGORIES_ON_MENU": cfg["menu_categories"] is True,
+            "DISPLAY_PAGES_ON_MENU": cfg["menu_pages"] is True, "USE_FOLDER_AS_CATEGORY": False,
             "DEFAULT_DATE_FORMAT": "%Y-%m-%d", "CACHE_CONTENT": False, "LOAD_CONTENT_CACHE": False,
             **cfg["settings"],
         }
@@ -159,10 +192,19 @@ def build(name: str, out: Path, tools) -> dict:
         return url_of(save_as)
 
     edges = []
+    if cfg["menu_categories"] == "menuitems":
+        # home -> every MENUITEMS entry that is a page or a category page of the model, in menu order
+        by_file = {p["save_as"]: p for p in model["pages"]} | {c["save_as"]: c for c in model["categories"]}
+        menu = [link.lstrip("/") for _, link in model["settings"]["MENUITEMS"]]
+        edges += [[home, u(f)] for f in menu if f in by_file]
+        assert {c["save_as"] for c in model["categories"]} <= set(menu), "a category is not in MENUITEMS"
+        edges += [[u(a["category_save_as"]), u(a["save_as"])] for a in model["articles"]]
     # The theme's menu, in its template order: MENUITEMS (non-node indexes), pages, categories.
-    if cfg["menu_pages"]:
+    elif cfg["menu_pages"]:
         edges += [[home, u(p["save_as"])] for p in model["pages"]]
-    if cfg["menu_categories"]:
+    if cfg["menu_categories"] == "menuitems":
+        pass
+    elif cfg["menu_categories"]:
         edges += [[home, u(c["save_as"])] for c in model["categories"]]
         edges += [[u(a["category_save_as"]), u(a["save_as"])] for a in model["articles"]]
     else:
@@ -178,7 +220,13 @@ def build(name: str, out: Path, tools) -> dict:
     method = ("Read from Pelican's content model by a read-only plugin (truthdump, all_generators_finalized): "
               "the published articles with the category Pelican filed each in, the categories in the "
               "order the theme's menu iterates them, the pages. ")
-    if cfg["menu_categories"]:
+    if cfg["menu_categories"] == "menuitems":
+        method += ("The theme's only menu is MENUITEMS, set to the category pages, the pages and the archives: "
+                   "home -> each menu entry that is a page or category page of the model (menu order), "
+                   "category -> its articles (each article has exactly one category; the category listing "
+                   "and its pagination file it). Home-page, tag, author and archive listings are cross "
+                   "listings.")
+    elif cfg["menu_categories"]:
         method += ("The theme's menu (DISPLAY_PAGES_ON_MENU, DISPLAY_CATEGORIES_ON_MENU) lists the pages and "
                    "the category pages: home -> pages, home -> categories, category -> its articles (each "
                    "article has exactly one category; the category listing and its pagination file it). "
@@ -191,10 +239,9 @@ def build(name: str, out: Path, tools) -> dict:
                    "pages, so they are not nodes (not_in_tree).")
     return {"root": home, "edges": edges,
             "meta": {"not_in_tree": sorted(set(not_in_tree)), "truth_method": method,
-                     "theme": cfg["theme"] + (" (pelican-theme-reflex 4.0.1)" if cfg["theme"] == "reflex" else
-                                              " (bundled with Pelican 4.12.0)"),
+                     "theme": cfg["theme"] + THEME_SOURCE.get(cfg["theme"], " (bundled with Pelican 4.12.0)"),
                      "pelican_settings": {k: s.get(k) for k in ("DISPLAY_PAGES_ON_MENU",
                                                                  "DISPLAY_CATEGORIES_ON_MENU", "MENUITEMS",
                                                                  "DEFAULT_PAGINATION")},
                      "versions": {"pelican": "4.12.0", "markdown": "3.11.3",
-                                  **({"pelican-theme-reflex": "4.0.1"} if cfg["theme"] == "reflex" else {})}}}
+                                  **THEME_VERSIONS.get(cfg["theme"], {})}}}
