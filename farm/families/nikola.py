@@ -147,6 +147,8 @@ def build(name: str, out: Path, tools) -> dict:
         edges += [[u(catlink[p["category"]]), u(p["link"])] for p in model["posts"]]
     edges += [[home, u(p["link"])] for p in model["pages"]]
     not_in_tree = [url_of(x) for x in ("archive.html", "categories/index.html") if (out / x).is_file()]
+    not_in_tree += [u(x) for x in model.get("tag_links", []) + model.get("author_links", [])
+                    if (out / _file(x)).is_file()]
     if cfg["menu"] == "none":
         not_in_tree += [u(c["link"]) for c in model["categories"]]
     method = ("Read from Nikola's content model by a read-only command plugin (nikola truthdump: "

@@ -40,9 +40,9 @@ SITES = {
                                 "in the menu; 4 authors; relative links",
     "pelican-reflex": "Pelican 4.12.0 with the PyPI theme pelican-theme-reflex 4.0.1 (a Flex fork): "
                       "a 45-post blog whose menu shows NO categories: Home (the paginated blog "
-                      "index, 6 per page, page/N/), Archives, Categories and Tags indexes in the top "
-                      "menu and 2 standalone pages in the sidebar; category pages are reachable "
-                      "only from the posts' 'in <category>' links and the categories index",
+                      "index, 6 per page, page/N/), Archives and Tags indexes in the top menu and 2 "
+                      "standalone pages in the sidebar; category pages are reachable only from the "
+                      "posts' 'in <category>' links (and the unlinked categories.html)",
     "pelican-engineering": "Pelican 4.12.0 with the PyPI theme pelican-engineering-theme 0.1.0: an "
                            "80-post blog in 7 categories; the theme's menu is MENUITEMS only, configured "
                            "as the site's sections: the 7 category pages (topics/<slug>.html), 3 pages and "
@@ -85,8 +85,7 @@ CONFIG = {
             AUTHOR_SAVE_AS="", AUTHORS_SAVE_AS="",
             PAGE_URL="pages/{slug}/", PAGE_SAVE_AS="pages/{slug}/index.html",
             MAIN_MENU=True, SITESUBTITLE="Notes from the build farm",
-            MENUITEMS=[("Archives", "/archives.html"), ("Categories", "/categories.html"),
-                       ("Tags", "/tags.html")],
+            MENUITEMS=[("Archives", "/archives.html"), ("Tags", "/tags.html")],
             LINKS=(("Pelican", "https://getpelican.com/"),),
             SOCIAL=(("github", "https://example.com/blog"),),
             THEME_COLOR_AUTO_DETECT_BROWSER_PREFERENCE=True, COPYRIGHT_YEAR=2025,
@@ -232,11 +231,11 @@ def build(name: str, out: Path, tools) -> dict:
                    "article has exactly one category; the category listing and its pagination file it). "
                    "Home-page, tag, author and archive listings are cross listings.")
     else:
-        method += ("The theme's menu shows no categories (MENUITEMS: archives, categories and tags indexes; "
+        method += ("The theme's menu shows no categories (MENUITEMS: the archives and tags indexes; "
                    "sidebar: the pages, DISPLAY_PAGES_ON_MENU): home -> pages, and home (the paginated blog "
                    "index, the only menu listing that files the posts) -> every article. Category pages are "
-                   "reached only from the posts' 'in <category>' links and the categories index, like tag "
-                   "pages, so they are not nodes (not_in_tree).")
+                   "reached only from the posts' 'in <category>' links, like tag pages, so they are not "
+                   "nodes (not_in_tree); so is categories.html, which nothing links.")
     return {"root": home, "edges": edges,
             "meta": {"not_in_tree": sorted(set(not_in_tree)), "truth_method": method,
                      "theme": cfg["theme"] + THEME_SOURCE.get(cfg["theme"], " (bundled with Pelican 4.12.0)"),

@@ -37,6 +37,11 @@ class CommandTruthdump(Command):
 
         for root in site.hierarchy_per_classification["category"][lang]:
             walk(root, None)
+        tags = sorted({t for p in out["posts"] for t in p["tags"]})
+        out["tag_links"] = [site.link("tag", t, lang) for t in tags]
+        authors = sorted({p.author(lang) for p in site.timeline if p.is_post and p.author(lang)})
+        out["author_links"] = ([site.link("author", a, lang) for a in authors]
+                               if site.config.get("ENABLE_AUTHOR_PAGES") else [])
         nav = site.config["NAVIGATION_LINKS"]
         nav = nav(lang) if callable(nav) else nav.get(lang, ())
         out["navigation"] = [list(x) if isinstance(x[0], str) else [[list(y) for y in x[0]], x[1]] for x in nav]
