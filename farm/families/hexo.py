@@ -208,7 +208,7 @@ def build(name: str, out: Path, tools) -> dict:
         method = ("categories are not in the site's menu: every post hangs from the paginated blog index "
                   "(home); standalone pages from the menu config")
     not_in_tree = [url_of(str(f.relative_to(out))) for f in sorted(out.rglob("*.html"))
-                   if f.relative_to(out).parts[0] in ("tags", "archives")
+                   if f.relative_to(out).parts[0] in ("tags", "archives", "links", "404.html")
                    or (not c["cats"] and f.relative_to(out).parts[0] == "categories")]
     versions = {"hexo": "8.1.2", THEMES[theme].split()[0]: THEMES[theme].split()[1]}
     return {"root": home, "edges": edges,
