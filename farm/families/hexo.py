@@ -7,7 +7,8 @@ The truth is read from the content model (``Blog.categories`` with their parents
 configuration fixes (``category_map``, ``permalink``), never from the generated HTML:
 
 * categories in the site's navigation (Landscape's category widget shows the whole
-  category hierarchy on every page; NexT's menu links the ``/categories/`` page): a post
+  category hierarchy on every page, or its main menu lists the flat categories; NexT's
+  menu links the ``/categories/`` page): a post
   hangs from its innermost category, a sub-category from its parent category, a top
   category from home (or from the menu's Categories page);
 * categories not in the navigation (the Fluid site's menu has no Categories entry): the
@@ -38,6 +39,10 @@ SITES = {
                       "and sub-categories) listed as a tree by the sidebar's category widget on every "
                       "page, posts under their innermost category, About and Contact in the main menu, "
                       "home and category pagination (per_page 6), tags, monthly archives.",
+    "hexo-landscape-menu": "Hexo 8.1 with hexo-theme-landscape 1.1.0: flat categories as main-menu "
+                           "entries (Home / Archives / the categories / About), no category widget "
+                           "(left sidebar: recent posts, tag cloud, archives), posts under their "
+                           "category, pagination per_page 4, date permalinks without the day.",
     "hexo-next": "Hexo 8.1 with hexo-theme-next 8.29.0 (Muse scheme): menu Home / About / Categories "
                  "/ Tags / Archives, a Categories page listing flat categories, posts under their "
                  "category, collapsed post lists with pagination (per_page 5), tag and archive pages.",
@@ -51,6 +56,9 @@ CONF = {
     "hexo-landscape": dict(theme="landscape", blog=dict(posts=64, categories=5, subcategories=4, tags=12,
                                                         authors=3, pages=2),
                            per_page=6, permalink=":year/:month/:day/:title/", cats="widget"),
+    "hexo-landscape-menu": dict(theme="landscape", blog=dict(posts=38, categories=5, subcategories=0,
+                                                             tags=8, authors=2, pages=1),
+                                per_page=4, permalink=":year/:month/:title/", cats="menu"),
     "hexo-next": dict(theme="next", blog=dict(posts=46, categories=6, subcategories=0, tags=10,
                                               authors=2, pages=1),
                       per_page=5, permalink="posts/:title/", cats="page"),
@@ -85,10 +93,15 @@ def _yaml(v, indent=0) -> str:
 def _theme_config(theme: str, b, c: dict) -> dict:
     pages = {slug: f"/{slug}/" for _, slug, _ in b.pages}
     if theme == "landscape":
-        menu = {"Home": "/", "Archives": "/archives/"}
+        menu = {"Home": "/"}
+        widgets = ["category", "tag", "archive", "recent_posts"]
+        if c["cats"] == "menu":  # the (flat) categories are main-menu entries, no category widget
+            menu.update({k.title: f"/categories/{k.slug}/" for k in b.categories})
+            widgets = ["recent_posts", "tagcloud", "archive"]
+        menu["Archives"] = "/archives/"
         menu.update({t: f"/{s}/" for t, s, _ in b.pages})
         return {"menu": menu, "rss": False, "fancybox": False, "show_count": False,
-                "widgets": ["category", "tag", "archive", "recent_posts"]}
+                "widgets": widgets, "sidebar": "left" if c["cats"] == "menu" else "right"}
     if theme == "next":
         menu = {"home": "/ || fa fa-home"}
         menu.update({s: f"/{s}/ || fa fa-user" for s in pages})
