@@ -31,6 +31,10 @@ SITES = {
                        "a per-section sidebar (keyed by the top section's path) with nested groups "
                        "down to depth 4, deeper groups collapsed; nav bar linking the top sections; each "
                        "section's index page also lists its pages (a Markdown table of contents).",
+    "vitepress-collapsed": "VitePress 1.6.4 default theme, cleanUrls on: one whole-tree sidebar on "
+                           "every page, depth 4, every group below the top sections collapsed (links "
+                           "present in the HTML, folded); nav bar with a Sections dropdown; no tables "
+                           "of contents on section pages.",
 }
 
 CONF = {
@@ -38,6 +42,8 @@ CONF = {
                               clean=False, multi=False, fold=99, toc=False),
     "vitepress-clean": dict(tree=dict(sections=(4, 5), pages=(3, 6), depth=4, branch_share=0.3),
                             clean=True, multi=True, fold=3, toc=True),
+    "vitepress-collapsed": dict(tree=dict(sections=(5, 7), pages=(3, 6), depth=4, branch_share=0.3),
+                                clean=True, multi=False, fold=2, toc=False, dropdown=True),
 }
 
 
@@ -88,6 +94,8 @@ def build(name: str, out: Path, tools) -> dict:
         sidebar = [{"text": root.title, "link": "/", "collapsed": False,
                     "items": [_item(s, 1, c["fold"]) for s in root.children]}]
         nav = [{"text": "Home", "link": "/"}]
+        if c.get("dropdown"):
+            nav.append({"text": "Sections", "items": [{"text": k.title, "link": _link(k)} for k in root.children]})
     config = {
         "title": root.title, "description": f"{root.title} (synthetic)", "lang": "en-US",
         "cleanUrls": c["clean"], "lastUpdated": False, "appearance": True,
