@@ -82,11 +82,7 @@ def _yaml(v, indent=0) -> str:
             else:
                 out.append(f"{pad}{json.dumps(str(k))}: {json.dumps(x)}")
     else:
-        for x in v:
-            if isinstance(x, dict):
-                out.append(f"{pad}- {json.dumps(x)}")
-            else:
-                out.append(f"{pad}- {json.dumps(x)}")
+        out += [f"{pad}- {json.dumps(x)}" for x in v]  # list items as JSON flow values
     return "\n".join(out)
 
 
