@@ -303,7 +303,9 @@ class Site:
     def href(self, frm: str, to: str) -> str:
         p, _, q = to.partition("@")
         tgt = p
-        if self.pretty and (p == "index.html" or p.endswith("/index.html")):
+        if q and self.href_mode == "rel" and p == frm.partition("@")[0] and self.once("bareq", [True, False]):
+            return "?" + q   # "?page=2" from the listing itself
+        if self.pretty and not q and (p == "index.html" or p.endswith("/index.html")):
             tgt = p[:-len("index.html")]
             if self.noslash and tgt and not q:
                 tgt = tgt.rstrip("/")
@@ -314,8 +316,6 @@ class Site:
                 out = "./" if r == "." else r + "/"
             else:
                 out = posixpath.relpath(tgt, start)
-                if p == frm and q:
-                    out = ""
         elif self.href_mode == "root":
             out = "/" + tgt
         else:
