@@ -244,13 +244,13 @@ class Site:
 
     # ------------------------------------------------------------ drawing
     def pick(self, key, options):
-        v = self.force[key] if key in self.force else self.rng.choice(options)
+        v = self.force[key] if self.force.get(key) is not None else self.rng.choice(options)
         self.st[key] = v
         return v
 
     def once(self, key, options):
         if key not in self.st:
-            self.st[key] = self.force[key] if key in self.force else self.rng.choice(options)
+            self.st[key] = self.force[key] if self.force.get(key) is not None else self.rng.choice(options)
         return self.st[key]
 
     def make_title(self) -> str:
