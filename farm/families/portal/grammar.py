@@ -221,7 +221,7 @@ class Site:
         self.pager_style = self.pick("pager", ["dir", "query", "indexN", "pageN", "older"])
         self.href_mode = self.pick("href", ["rel", "root", "root", "abs"])
         self.pretty = self.pick("pretty", [True, True, False])
-        self.noslash = self.pick("noslash", [False, False, True]) and self.pretty
+        self.noslash = self.pick("noslash", [False, False, True]) if self.pretty else False
         self.list_markup = self.pick("listing", ["ul", "divs", "table", "dl", "articles", "ol"])
         self.side_left = r.random() < 0.5
         self.bem_block = r.choice(["site", "page", "l", "c", "app", "ui", slug(self.t.word())[:6]])
@@ -509,6 +509,8 @@ class Site:
         style = style or self.pager_style
         d = posixpath.dirname(first)
         pre = d + "/" if d else ""
+        if posixpath.basename(first) != "index.html":
+            pre = first.rsplit(".", 1)[0] + "/"   # listing in a file: its pages in a folder of its name
         if style in ("dir", "older"):
             return f"{pre}page/{k}/index.html"
         if style == "query":
