@@ -32,6 +32,10 @@ def dated(site: Site, n: int, start: dt.datetime, lo: int = 1, hi: int = 4) -> l
 
 def content_path(site: Site, scheme: str, sec_dir: str, s: str, date: dt.datetime | None, ident: int) -> str:
     """The file of a content page under one of the URL conventions."""
+    return site.uniq(_content_path(site, scheme, sec_dir, s, date, ident))
+
+
+def _content_path(site: Site, scheme: str, sec_dir: str, s: str, date: dt.datetime | None, ident: int) -> str:
     sub = site.once("scheme_variant:" + scheme, [0, 1, 2])
     pre = sec_dir.rstrip("/") + "/" if sec_dir else ""
     if scheme == "dated":

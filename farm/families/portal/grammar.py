@@ -299,6 +299,20 @@ class Site:
         v = self._cls[role]
         return f' class="{v}"' if v else ""
 
+    def uniq(self, path: str) -> str:
+        """The path, or a numbered variant when already used on this site."""
+        used = self.__dict__.setdefault("_paths", set())
+        cand, k = path, 2
+        while cand in used:
+            if cand.endswith("/index.html"):
+                cand = path[:-len("/index.html")] + f"-{k}/index.html"
+            else:
+                stem, dot, ext = path.rpartition(".")
+                cand = f"{stem}-{k}.{ext}"
+            k += 1
+        used.add(cand)
+        return cand
+
     # ------------------------------------------------------------ links
     def href(self, frm: str, to: str) -> str:
         p, _, q = to.partition("@")
@@ -562,8 +576,12 @@ class Site:
 
     # ------------------------------------------------------------ output
     def write(self, out: Path, truth_method: str, extra_meta: dict | None = None) -> dict:
+        if "_sitemap" in self.__dict__:
+            from .tree import finish_sitemap
+            finish_sitemap(self)
         for args in self.pending:
-            self.files[args[0]] = self.render(*args)
+            if args is not None:
+                self.files[args[0]] = self.render(*args)
         for path, text in self.files.items():
             f = out / path
             f.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,7 @@ from farm.content import doc_tree
 
 from .common import TRUTH
 from .grammar import Site
-from .tree import emit_tree, from_doc
+from .tree import emit_tree, footer_pages, from_doc
 
 SITES = {
     "portal-sidebar": "own portal grammar: a whole-tree sidebar on every page (current branch expanded); section "
@@ -28,5 +28,6 @@ def build(name: str, out: Path) -> dict:
     if s.once("topmenu", [True, False]) is False:
         s.menu = [(s.L("home"), "index.html", [])]
     s.side_left = True
+    footer_pages(s, sitemap=s.once('has_sitemap', [True, False]))
     emit_tree(s, s.root, "none" if not two else s.pick("listing_mode", ["children", "cards"]), side="whole")
     return s.write(out, TRUTH)

@@ -8,7 +8,7 @@ from farm.content import doc_tree
 
 from .common import TRUTH
 from .grammar import Site
-from .tree import emit_tree, from_doc
+from .tree import emit_tree, footer_pages, from_doc
 
 SITES = {
     "portal-toc": "own portal grammar: section index pages with a nested two-level table of contents (sub-sections "
@@ -21,5 +21,6 @@ def build(name: str, out: Path) -> dict:
     doc = doc_tree(name, sections=(5, 6), pages=(3, 5), depth=4, branch_share=0.45, title=s.title)
     from_doc(s, doc, s.root, s.pick("scheme", ["nested", "pretty", "id"]))
     s.menu = [(n.title, n.path, [(k.title, k.path) for k in n.sections()]) for n in s.root.children]
+    footer_pages(s, sitemap=s.once('has_sitemap', [True, False]))
     emit_tree(s, s.root, "toc2", side=s.pick("sidebar", [None, "section"]))
     return s.write(out, TRUTH)

@@ -72,3 +72,23 @@ def emit_tree(s: Site, root: Node, mode: str = "children", side: str | None = No
         else:
             body = s.paras(n.body)
         s.emit(n.path, n.title, body, n, side=sb)
+
+
+def footer_pages(s: Site, keys=("imprint", "privacy", "contact"), sitemap: bool = True, prefix: str = "") -> None:
+    """Footer-only pages (not nodes), and a site map listing the whole tree (a view, not a node)."""
+    for key in keys:
+        p = f"{prefix}{slug(s.L(key))}.html"
+        s.footer.append((s.L(key), p))
+        s.emit(p, s.L(key), s.paras(s.t.paragraphs(1, 2)))
+    if sitemap:
+        p = f"{prefix}{s.once('sitemap_path', ['sitemap.html', 'sitemap/index.html', 'site-map.html'])}"
+        s.footer.append((s.L("sitemap"), p))
+        s.pending.append(None)  # placeholder, filled in by finish_sitemap
+        s.__dict__["_sitemap"] = (p, len(s.pending) - 1)
+
+
+def finish_sitemap(s: Site) -> None:
+    if "_sitemap" in s.__dict__:
+        p, i = s._sitemap
+        s.pending[i] = (p, s.L("sitemap"), tree_html(s, p, s.root, 9), None, None, None, None, "")
+        s.nin.append(p)
