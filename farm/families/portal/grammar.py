@@ -317,7 +317,7 @@ class Site:
     def href(self, frm: str, to: str) -> str:
         p, _, q = to.partition("@")
         tgt = p
-        if q and self.href_mode == "rel" and p == frm.partition("@")[0] and self.once("bareq", [True, False]):
+        if q and self.href_mode == "rel" and p == frm and self.once("bareq", [True, False]):
             return "?" + q   # "?page=2" from the listing itself
         if self.pretty and not q and (p == "index.html" or p.endswith("/index.html")):
             tgt = p[:-len("index.html")]
@@ -352,7 +352,7 @@ class Site:
 
     def render_menu(self, frm: str, cur: str | None, lang: str | None) -> str:
         s, c = self.menu_style, self.c
-        items = self.menu
+        items = self.menus.get(lang, self.menu) if hasattr(self, "menus") else self.menu
         home_lab = self.L("home", lang)
 
         def cls_cur(path):
