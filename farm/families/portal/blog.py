@@ -78,7 +78,7 @@ def build(name: str, out: Path) -> dict:
         return out
     per = rng.choice([5, 6, 8, 10])
     hs = s.pick("home_pager", ["older", "dir", "pageN"])
-    s.paginate("index.html", b.title, posts, per, root, side=side("index.html"), render=render, style=hs)
+    s.paginate("index.html", b.title, posts, per, root, side=side, render=render, style=hs)
     cs = s.pick("cat_pager", ["dir", "query", "indexN"])
     for cat in root.walk():
         if cat.kind != "section" or cat is root:
@@ -86,14 +86,14 @@ def build(name: str, out: Path) -> dict:
         head = ""
         if cat.sections():
             head = "<ul>" + "".join(f"<li>{s.a(cat.path, k.path, k.title)}</li>" for k in cat.sections()) + "</ul>"
-        s.paginate(cat.path, cat.title, cat.leaves(), per, cat, head_html=head, side=side(cat.path), render=render, style=cs)
+        s.paginate(cat.path, cat.title, cat.leaves(), per, cat, head_html=head, side=side, render=render, style=cs)
     for n in root.children:
         if n.kind == "page":
             s.emit(n.path, n.title, s.paras(n.body), n, side=side(n.path))
     for t, p in tpath.items():
-        s.paginate(p, f"{s.L('tags')}: {t}", [n for n in posts if t in n.tags], per, None, side=side(p), render=render, style=cs)
+        s.paginate(p, f"{s.L('tags')}: {t}", [n for n in posts if t in n.tags], per, None, side=side, render=render, style=cs)
     for a, p in apath.items():
-        s.paginate(p, a, [n for n in posts if n.author == a], per * 2, None, side=side(p), render=render, style=cs)
+        s.paginate(p, a, [n for n in posts if n.author == a], per * 2, None, side=side, render=render, style=cs)
     for m, p in mpath.items():
         s.emit(p, f"{s.months()[m[1] - 1].capitalize()} {m[0]}", render(p, [n for n in posts if (n.date.year, n.date.month) == m]),
                None, side=side(p))

@@ -99,7 +99,7 @@ def build(name: str, out: Path) -> dict:
                None, s.crumbs_of(car))
     for j in car.children:
         s.emit(j.path, j.title, f"<p>{esc(j.data['city'])} · {esc(j.data['dept'])}</p>" + s.paras(j.body), j)
-    s.paginate(news.path, news.title, items(news.children), rng.choice([6, 8, 10]), news, side=sidebar(s, news, news.path, side))
+    s.paginate(news.path, news.title, items(news.children), rng.choice([6, 8, 10]), news, side=lambda p: sidebar(s, news, p, side))
     for n in news.children:
         s.emit(n.path, n.title, story_page(s, n, related=news.children[:3]), n)
     return s.write(out, TRUTH)

@@ -562,13 +562,14 @@ class Site:
         n = len(chunks)
         for k, chunk in enumerate(chunks, 1):
             path = first if k == 1 else self.page_path(first, k, style)
+            sd = side(path) if callable(side) else side
             lst = render(path, chunk) if render else self.list_html(path, chunk, mode)
             pager = self.pager_html(path, first, k, n, style) if n > 1 else ""
             t = title if k == 1 else f"{title} – {self.L('page')} {k}"
             if k == 1:
-                self.emit(path, t, head_html + lst + pager + foot_html, node, crumbs, side)
+                self.emit(path, t, head_html + lst + pager + foot_html, node, crumbs, sd)
             else:
-                self.emit(path, t, lst + pager, None, crumbs or (self.crumbs_of(node) if node else None), side)
+                self.emit(path, t, lst + pager, None, crumbs or (self.crumbs_of(node) if node else None), sd)
 
     # ------------------------------------------------------------ text
     def paras(self, body: list[str]) -> str:

@@ -100,14 +100,14 @@ def build(name: str, out: Path) -> dict:
         head = ""
         if sec.sections():
             head = f'<ul{s.c("sub")}>' + "".join(f"<li>{s.a(sec.path, k.path, k.title)}</li>" for k in sec.sections()) + "</ul>"
-        s.paginate(sec.path, sec.title, sec.leaves(), per, sec, head_html=head, side=side(sec.path),
+        s.paginate(sec.path, sec.title, sec.leaves(), per, sec, head_html=head, side=side,
                    render=authored)
     for t, p in tag_path.items():
         ns = [n for n in stories if t in n.tags]
-        s.paginate(p, f"{s.L('tags')}: {t}", ns, 30, None, side=side(p), render=authored)
+        s.paginate(p, f"{s.L('tags')}: {t}", ns, 30, None, side=side, render=authored)
     for a, p in auth_path.items():
         ns = [n for n in stories if n.author == a]
-        s.paginate(p, a, ns, 30, None, head_html=f"<p>{esc(s.t.sentence())}</p>", side=side(p), render=authored)
+        s.paginate(p, a, ns, 30, None, head_html=f"<p>{esc(s.t.sentence())}</p>", side=side, render=authored)
     for m, p in month_path.items():
         ns = [n for n in stories if (n.date.year, n.date.month) == m]
         s.emit(p, f"{s.L('archive')}: {s.months()[m[1] - 1].capitalize()} {m[0]}", authored(p, ns), None, side=side(p))

@@ -18,7 +18,8 @@ SITES = {
 
 
 def build(name: str, out: Path) -> dict:
-    force = {"layout": "tables", "listing": "table"}
+    import random
+    force = {"layout": "tables", "listing": "table", "menu": random.Random(name).choice(["ul", "div", "select", "ul"])}
     s = Site(name, **force)
     if s.pager_style == "query":
         s.pager_style = s.st["pager"] = "indexN"
@@ -94,7 +95,7 @@ def build(name: str, out: Path) -> dict:
                 for k in sec.sections()) + "</table>"
             s.emit(sec.path, sec.title, body, sec, side=archive_box(sec.path))
         else:
-            s.paginate(sec.path, sec.title, items(sec.leaves()), per, sec, side=archive_box(sec.path))
+            s.paginate(sec.path, sec.title, items(sec.leaves()), per, sec, side=archive_box)
     most = stories[3:8]
     for n in stories:
         box = f'<table border="0" width="100%"><tr><td><font size="1"><b>{esc(s.L("mostread"))}</b><br>' + "<br>".join(

@@ -106,7 +106,7 @@ def build(name: str, out: Path) -> dict:
     for sub in subs:
         prods = sub.children
         s.paginate(sub.path, sub.title, prods, per, sub, head_html=sort_bar(sub.path, sub),
-                   side=facet_box(sub.path, sub), render=grid)
+                   side=lambda p, sub=sub: facet_box(p, sub), render=grid)
         for o in sorts:
             p = f"{sub.path}@{sort_key}={o}"
             key = {"price-asc": lambda x: x.data["price"], "price-desc": lambda x: -x.data["price"],

@@ -109,7 +109,7 @@ def build(name: str, out: Path) -> dict:
               | {n.path for n in events.children} | {events.path},
               home_body="".join(f'<h2>{s.a("index.html", n.path, n.title)}</h2><p>{esc(n.summary)}</p>' for n in top)
               + f"<h3>{esc(s.L('news'))}</h3>" + s.list_html("index.html", items(news.children[:4], summary=False)))
-    s.paginate(news.path, news.title, items(news.children), rng.choice([8, 10]), news, side=sidebar(s, news, news.path, side))
+    s.paginate(news.path, news.title, items(news.children), rng.choice([8, 10]), news, side=lambda p: sidebar(s, news, p, side))
     for n in news.children:
         s.emit(n.path, n.title, story_page(s, n), n, side=sidebar(s, n, n.path, side))
     s.emit(events.path, events.title, f"<p>{s.a(events.path, cal[months[0]], s.L('calendar'))}</p>"
