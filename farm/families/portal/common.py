@@ -47,6 +47,8 @@ def _content_path(site: Site, scheme: str, sec_dir: str, s: str, date: dt.dateti
         return [f"{pre}{s}.html", f"{pre}{s}/index.html", f"{pre}{s}.html"][sub]
     if scheme == "id":
         return [f"article/{ident}.html", f"{pre}{s}-{ident}.html", f"story{ident}.html"][sub]
+    if scheme == "query-id":   # article.php?id=N, served from the file article.php@id=N
+        return f"{site.once('id_script', ['article.php', 'story.asp', 'news.php', 'index.php'])}@id={ident}"
     return f"{pre}{s}/index.html"  # pretty
 
 

@@ -155,6 +155,26 @@ UTIL = ("flex grid block inline-flex px-2 px-4 py-1 py-2 py-3 text-sm text-lg fo
         "list-none leading-tight tracking-wide uppercase col-span-2 p-4 m-0").split()
 
 
+def query_nodes_ok() -> bool:
+    """Whether farm.check resolves ``PATH?QUERY`` links to a ``PATH@QUERY`` node under its
+    ``?`` URL (then content pages may live at ``article.php?id=N``; otherwise they get path ids)."""
+    import tempfile
+
+    from farm import check
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "a.php@id=1").write_text("<html></html>")
+        try:
+            return check.canonical(BASE + "a.php?id=1", Path(d)) == BASE + "a.php?id=1"
+        except Exception:
+            return False
+
+
+def turl(path: str) -> str:
+    """The truth URL of a served file; ``PATH@QUERY`` files are the URL ``PATH?QUERY``."""
+    p, at, q = path.partition("@")
+    return url_of(p) + ("?" + q if at else "")
+
+
 def esc(s: str) -> str:
     return html.escape(str(s), quote=True)
 
@@ -594,20 +614,19 @@ class Site:
         assert len(paths) == len(set(paths)), "two nodes share a path"
         missing = [p for p in paths if p not in self.files]
         assert not missing, f"nodes without a page: {missing[:5]}"
-        edges = [[url_of(p.path), url_of(ch.path)] for p in nodes for ch in p.children]
+        edges = [[turl(p.path), turl(ch.path)] for p in nodes for ch in p.children]
         node_set = set(paths)
         nin = []
         for p in dict.fromkeys(self.nin):
             if p in node_set:
                 continue
-            q = p.partition("@")
-            nin.append(url_of(q[0]) + ("?" + q[2] if q[1] else ""))
+            nin.append(turl(p))
         meta = {"not_in_tree": nin, "truth_method": truth_method,
                 "theme": "own markup grammar; conventions drawn: " + ", ".join(f"{k}={v}" for k, v in self.st.items()),
                 "conventions": {k: v for k, v in self.st.items()},
                 "versions": {"grammar": "1"}}
         meta.update(extra_meta or {})
-        return {"root": url_of(self.root.path), "edges": edges, "meta": meta}
+        return {"root": turl(self.root.path), "edges": edges, "meta": meta}
 
 
 def conventions(site: Site) -> str:

@@ -13,7 +13,8 @@ SITES = {
                       "URLs, desk pages listing headline+blurb table cells with indexN/pageN pagination, "
                       "sub-desks on some desks, month archives and top stories (not nodes)",
     "portal-oldnews-2": "own portal grammar: a second old-style news portal (tables, font tags) drawn from other "
-                        "conventions: other language/labels, dated URLs, paginated desks, month archives",
+                        "conventions: stories at story.asp?id=N style URLs (files PATH@QUERY) when "
+                        "farm.check resolves query pages to their ?-URL, dated URLs otherwise; paginated desks, month archives",
 }
 
 
@@ -25,7 +26,10 @@ def build(name: str, out: Path) -> dict:
         s.pager_style = s.st["pager"] = "indexN"
     rng = s.t.rng
     root = s.root
-    scheme = "dated"
+    from .grammar import query_nodes_ok
+    # the second site files its stories at article.php?id=N when farm.check resolves query pages
+    scheme = "query-id" if name.endswith("2") and query_nodes_ok() else "dated"
+    s.st["story_urls"] = scheme
     # desks and sub-desks
     names = desks(s, rng.randint(6, 8))
     leaves: list[Node] = []
