@@ -112,7 +112,7 @@ def build(name: str, out: Path) -> dict:
             key = {"price-asc": lambda x: x.data["price"], "price-desc": lambda x: -x.data["price"],
                    "name": lambda x: x.title}.get(o, lambda x: -x.data["sku"])
             s.emit(p, f"{sub.title}", sort_bar(p, sub) + grid(p, sorted(prods, key=key)[:per]), None,
-                   s.crumbs_of(sub), side=facet_box(p, sub, True))
+                   s.crumbs_of(sub) + [(o.replace("-", " "), p)], side=facet_box(p, sub, True))
         fs = list(sub.data["facets"].items())
         for i, (f, vals) in enumerate(fs):
             for v in vals:
@@ -125,11 +125,13 @@ def build(name: str, out: Path) -> dict:
                     for v2 in vals2[:2]:
                         p2 = fpath(sub, f, v, f2, v2)
                         sel2 = [x for x in sel if x.data["attrs"][f2] == v2]
-                        s.emit(p2, f"{sub.title}: {v}, {v2}", grid(p2, sel2) or "<p>0</p>", None, s.crumbs_of(sub),
+                        s.emit(p2, f"{sub.title}: {v}, {v2}", (grid(p2, sel2) if sel2 else "<p>0</p>"), None,
+                               s.crumbs_of(sub) + [(f"{v}, {v2}", p2)],
                                side=facet_box(p2, sub, True))
                         combo.append(s.a(p, p2, f"{s.L(f2)}: {v2}"))
                     extra = f"<p>{' · '.join(combo)}</p>"
-                s.emit(p, f"{sub.title}: {v}", extra + grid(p, sel), None, s.crumbs_of(sub), side=facet_box(p, sub, True))
+                s.emit(p, f"{sub.title}: {v}", extra + grid(p, sel), None, s.crumbs_of(sub) + [(v, p)],
+                       side=facet_box(p, sub, True))
     for sub in subs:
         for prod in sub.children:
             also = [x for x in rng.sample(subs, 2)[0].children[:3] if x is not prod]
