@@ -1,0 +1,16 @@
+"""Family portal-sidebar: sites written by the project's own portal generator (standard library only,
+deterministic, seeded by the site name); see farm/families/portal/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from farm.families.portal import sidebar as _k
+
+FAMILY = "portal-sidebar"
+KIND = "portal"
+GENERATOR = "skeleton portal grammar"
+SITES = _k.SITES
+
+
+def build(name: str, out: Path, tools) -> dict:
+    return _k.build(name, out)
