@@ -41,7 +41,9 @@ def file_of(url: str, root: Path) -> Path | None:
     parts = urlsplit(url)
     path = unquote(parts.path)[1:]
     if parts.query:
-        cand = root / f"{path}@{unquote(parts.query)}"
+        folder = path == "" or path.endswith("/") or (root / path).is_dir()
+        cand = root / (f"{path.rstrip('/')}/index.html" if folder else path).lstrip("/")
+        cand = cand.with_name(f"{cand.name}@{unquote(parts.query)}")
         if cand.is_file():
             return cand
     f = root / path
@@ -53,9 +55,16 @@ def file_of(url: str, root: Path) -> Path | None:
     return g if g.is_file() else None
 
 
+def page_url(f: Path, root: Path) -> str:
+    """The URL of a served file: ``PATH@QUERY`` files are ``PATH?QUERY`` pages."""
+    rel = str(f.relative_to(root))
+    path, at, query = rel.partition("@")
+    return url_of(path) + ("?" + query if at else "")
+
+
 def canonical(url: str, root: Path) -> str | None:
     f = file_of(url, root)
-    return url_of(str(f.relative_to(root))).replace("%40", "?") if f else None
+    return page_url(f, root) if f else None
 
 
 def page_links(f: Path, root: Path) -> tuple[set[str], set[str]]:
@@ -64,7 +73,7 @@ def page_links(f: Path, root: Path) -> tuple[set[str], set[str]]:
         doc = html.fromstring(f.read_bytes())
     except (etree.ParserError, ValueError):
         return set(), set()
-    here = url_of(str(f.relative_to(root)))
+    here = page_url(f, root)
     base = doc.find(".//base[@href]")
     if base is not None:
         here = urljoin(here, base.get("href"))
