@@ -43,6 +43,18 @@ def test_same_listing_when_urls_differ_only_in_a_page_number():
     assert same_listing(B + "blog/archive/2024/page/2/", B + "blog/archive/2024/page/3/")
 
 
+def test_a_pager_word_joined_to_the_number_is_a_page_of_the_listing():
+    # jekyll-paginate's /page2/, and other "word + number" last segments
+    assert same_listing(B, B + "page2/")
+    assert same_listing(B + "page2/", B + "page3/")
+    assert same_listing(B + "blog/", B + "blog/page-3.html")
+    assert same_listing(B + "news/", B + "news/seite_4/")
+    assert is_pager_link(B, B + "page2/", "Older posts")
+    # a word that is no pager word joined to a number is another page
+    assert not same_listing(B + "a/", B + "a/top2/")
+    assert not is_pager_link(B + "docs/", B + "docs/part2/", "Next")
+
+
 def test_document_order_next_is_not_a_pager():
     # a manual's "Next" between numbered chapters: same stem, but words, not a page number
     assert not is_pager_link(B + "release-15-1.html", B + "release-15-2.html", "Next")

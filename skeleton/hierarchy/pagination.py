@@ -53,6 +53,8 @@ PAGER_WORDS = frozenset({
     "次へ", "前へ", "下一页", "上一页", "首页", "末页", "다음", "이전",
     "entries", "posts", "articles", "results", "»", "«",
 })
+#: words that, joined to a number, make a pager's path segment (``page2``, ``p3``)
+_SEGMENT_WORDS = frozenset({"page", "p", "seite", "pagina", "página", "strona", "pg"})
 #: a pager link's text has at most this many words
 PAGER_MAX_WORDS = 4
 #: a page number is at most this many digits (a four-digit "2023" is a year, not a page)
@@ -62,6 +64,9 @@ _NUMBER = re.compile(rf"^\d{{1,{PAGE_NUMBER_DIGITS}}}$")
 #: arrows, guillemets, angle brackets and ellipses only
 _ARROWS = re.compile(r"^[\s<>«»‹›←→↞↠⇐⇒⇠⇢⟨⟩〈〉⟪⟫≪≫⏮⏭⏪⏩◀▶◁▷|.…·:-]+$")
 _WORD = re.compile(r"[^\W\d_]+|[«»]", re.UNICODE)
+#: a last path segment that is a pager word and a page number (``page2``, ``page-3``,
+#: ``seite_4.html``, ``p5``): jekyll-paginate's ``/page2/``, and others of its kind
+_WORD_NUMBER = re.compile(rf"^([^\W\d_]+)[-_]?\d{{1,{PAGE_NUMBER_DIGITS}}}(?:\.html?)?$")
 #: a page number in a path: a run of at most ``PAGE_NUMBER_DIGITS`` digits (``/2024/`` is a year)
 _DIGITS = re.compile(rf"[-_.]?(?<!\d)\d{{1,{PAGE_NUMBER_DIGITS}}}(?!\d)")
 
@@ -114,7 +119,15 @@ def listing_keys(url: str) -> frozenset[str]:
     if (len(segments) >= 2 and _NUMBER.match(segments[-1])
             and not any(c.isdigit() for c in segments[-2])):
         keys.add(base + "/" + "/".join(segments[:-2]))
+    if segments and _pager_segment(segments[-1]):
+        keys.add(base + "/" + "/".join(segments[:-1]))
     return frozenset(keys)
+
+
+def _pager_segment(segment: str) -> bool:
+    """Is a path segment a pager word joined to a page number (``page2``, ``p3``)?"""
+    match = _WORD_NUMBER.match(segment)
+    return match is not None and match.group(1).casefold() in _SEGMENT_WORDS
 
 
 def same_listing(a: str, b: str) -> bool:
@@ -139,7 +152,8 @@ def _paged_url(url: str) -> bool:
     except ValueError:
         return False
     segments = _segments(parts.path)
-    return bool(segments and segments[-1].isdigit()) or any(v.isdigit() for _, v in query)
+    return (bool(segments and (segments[-1].isdigit() or _pager_segment(segments[-1])))
+            or any(v.isdigit() for _, v in query))
 
 
 def is_pager_link(page_url: str, url: str, text: str, rels: Iterable[str] = ()) -> bool:
