@@ -131,6 +131,20 @@ def test_class_breadcrumb_ol_with_relative_hrefs() -> None:
         "http://ex.com/", "http://ex.com/docs/", "http://ex.com/docs/guide/"]
 
 
+def test_a_trail_naming_places_as_text_after_its_last_link_gives_ancestors() -> None:
+    # MkDocs' readthedocs theme: "Docs » Section » Page", the section not linked
+    gap = """<div role="navigation" aria-label="breadcrumbs navigation"><ul class="wy-breadcrumbs">
+    <li><a href="../../index.html" aria-label="Docs"></a></li>
+    <li class="breadcrumb-item">Guide</li><li class="breadcrumb-item active">Page</li>
+    <li class="wy-breadcrumbs-aside"> </li></ul></div>"""
+    ev = page_evidence(page(gap), PAGE)
+    assert "crumbs" not in ev and ev["above"] == ["http://ex.com/"]
+    # the page's own unlinked entry alone is no gap: the last link is the parent
+    plain = gap.replace('<li class="breadcrumb-item">Guide</li>', "")
+    ev = page_evidence(page(plain), PAGE)
+    assert ev["crumbs"] == ["http://ex.com/"] and "above" not in ev
+
+
 def test_mkdocs_material_md_path() -> None:
     body = """<nav class="md-path" aria-label="Navigation"><ol class="md-path__list">
     <li class="md-path__item"><a href="../.." class="md-path__link">Home</a></li>

@@ -10,6 +10,9 @@ The kinds of evidence, each a list of absolute URLs read from one page:
   li.nav-item``), then a plain-text trail (sibling links joined by one separator
   such as "»" or ">", starting at a site's home: phpBB, older CMS and news
   portals): the first source that gives any URL wins.
+  A markup trail that names places after its last link as text only (MkDocs'
+  readthedocs theme: "Docs » Section » Page", the section unlinked) is kept apart
+  as ``above``: its last link is an ancestor, not the parent.
 * ``up_links``: the page's declared parent: ``rel="up"`` on ``link``/``a``,
   ``accesskey="u"`` (DocBook, Texinfo, gtk-doc, Sphinx), and an ``a`` whose text
   is "Up" in a navigation header/footer.
@@ -72,6 +75,10 @@ MAX_CRUMB_LINKS = 20
 CRUMB_MARKER = "crumb"
 #: Elements that can hold a breadcrumb trail.
 CRUMB_CONTAINER_TAGS = frozenset({"nav", "ol", "ul", "div", "p", "span", "section", "header", "td"})
+#: A breadcrumb whose last link is followed by this many entries with text and no link
+#: (the page's own entry and at least one place named as text only) names an ancestor
+#: with its last link, not the parent: its links are evidence ``above``, not ``crumbs``.
+CRUMB_GAP_ITEMS = 2
 #: Exact class tokens of breadcrumb containers that do not say "crumb".
 CRUMB_CLASS_TOKENS = frozenset({"md-path"})  # MkDocs Material: nav.md-path > ol.md-path__list
 #: Class tokens (compared lower-case, exactly) that mark a menu item as current.
@@ -212,13 +219,15 @@ class _Page:
     """One page's tree and URL, with its own canonical URL and, computed on first
     use, the lower-cased text of all its attribute values (the pre-checks)."""
 
-    __slots__ = ("root", "url", "own", "_attributes")
+    __slots__ = ("root", "url", "own", "_attributes", "crumb_gap")
 
     def __init__(self, root: etree._Element, page_url: str, attributes: str | None = None) -> None:
         self.root = root
         self.url = page_url if isinstance(page_url, str) else ""
         self.own = _absolute(self.url, self.url)
         self._attributes = attributes
+        #: the breadcrumb names places between its last link and the page as text only
+        self.crumb_gap = False
 
     def mentions(self, *words: str) -> bool:
         """Does any attribute value contain one of ``words`` (lower-case)?"""
@@ -426,8 +435,23 @@ def _markup_crumbs(page: _Page) -> list[str]:
         if 0 < len(hrefs) <= MAX_CRUMB_LINKS:
             urls = _clean(hrefs, page)
             if urls:
+                page.crumb_gap = _unlinked_after_last_link(container) >= CRUMB_GAP_ITEMS
                 return urls
     return []
+
+
+def _unlinked_after_last_link(container: etree._Element) -> int:
+    """How many items of a breadcrumb container (its ``li``, else its child elements)
+    after the last one holding a link have text but no link: the page's own entry,
+    and the places between the last link and the page that the trail names as text
+    only (MkDocs' readthedocs theme links no section). One pass over the container."""
+    items = list(container.iter("li")) or [el for el in container if isinstance(el.tag, str)]
+    last = -1
+    for i, item in enumerate(items):
+        if (item.tag == "a" and item.get("href") is not None) or any(
+                a.get("href") is not None for a in item.iter("a")):
+            last = i
+    return sum(1 for item in items[last + 1:] if "".join(item.itertext()).strip())
 
 
 def _is_home(href: str | None, page: _Page) -> bool:
@@ -615,12 +639,16 @@ def page_evidence(root: etree._Element | None, page_url: str,
                   attributes: str | None = None) -> dict[str, list[str]]:
     """``{"crumbs": breadcrumb(...), "up": up_links(...), "trail": highlighted_trail(...),
     "filed": filed_under(...), "pager": pager_links(...)}`` with the empty lists left
-    out (one pre-check pass shared by them: ``attributes``, the page's
+    out; a breadcrumb whose last link is followed by places named as text only
+    (``CRUMB_GAP_ITEMS``) is ``"above"`` instead of ``"crumbs"`` (ancestors, not the
+    parent) (one pre-check pass shared by them: ``attributes``, the page's
     :func:`skeleton.sew.dom.attribute_text` when the caller has it)."""
     if root is None:
         return {}
     page = _Page(root, page_url, attributes)
-    evidence = {"crumbs": _breadcrumb(page), "up": _up_links(page), "trail": _highlighted_trail(page),
+    crumbs = _breadcrumb(page)
+    evidence = {"crumbs": [] if page.crumb_gap else crumbs, "above": crumbs if page.crumb_gap else [],
+                "up": _up_links(page), "trail": _highlighted_trail(page),
                 "filed": _filed_under(page), "pager": _pager_links(page)}
     return {name: urls for name, urls in evidence.items() if urls}
 
@@ -634,7 +662,7 @@ def declared_places(evidence: dict[str, list[str]]) -> list[str]:
     order. The highlighted trail is left out: it is made of menu links, followed
     anyway."""
     seen: dict[str, None] = {}
-    for name in ("crumbs", "up", "filed", "pager"):
+    for name in ("crumbs", "above", "up", "filed", "pager"):
         for url in evidence.get(name) or ():
             if isinstance(url, str):
                 seen.setdefault(url, None)

@@ -42,6 +42,9 @@ class PageFacts(NamedTuple):
     pager: tuple[str, ...]
     #: the URLs of its navigation links (``nav_links``)
     links: tuple[Any, ...]
+    #: a breadcrumb's links when the trail names places between its last link and the
+    #: page as text only (``evidence["above"]``): ancestors, the last not the parent
+    above: tuple[str, ...] = ()
 
 
 class OfferFacts(NamedTuple):
@@ -103,7 +106,8 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
         links = {urls[u] for u in links if isinstance(u, str) and u in urls}
     fields = (own(ev.get("crumbs")), own(ev.get("up")), own(ev.get("trail")), own(ev.get("filed")),
               tuple(u for u in pager if isinstance(u, str)) if isinstance(pager, list) else (),
-              tuple(sorted(links, key=str)) if values is not None else tuple(links))
+              tuple(sorted(links, key=str)) if values is not None else tuple(links),
+              own(ev.get("above")))
     if values is not None:
         fields = tuple(values.setdefault(f, f) if f else () for f in fields)
     return PageFacts(record.get("reason") not in NOT_NODES, *fields)

@@ -269,7 +269,7 @@ class EdgeRows:
                     _log(len(cands)),
                     _log(len(graph.get(parent, ()))),
                     float(parent in named),
-                    float(parent in named or parent in crumbs or parent in trail),
+                    float(parent in named or parent in crumbs or parent in trail or parent in facts.above),
                     float(bool(named_cands - {parent})),
                     float(bool(named)),
                     float(bool(offered)),
