@@ -58,10 +58,12 @@ def farm_sites() -> list[CorpusSite]:
 
 def family_of(site: CorpusSite) -> str:
     """The generator family of a labelled site: a farm site's ``meta.family``, a corpus
-    site's :data:`CORPUS_FAMILIES` entry, else the site's own name (the hand-made fixtures:
+    site's :data:`CORPUS_FAMILIES` entry (the portal grammar's kinds are one family, ``portal``), else the site's own name (the hand-made fixtures:
     each is its own generator)."""
     if site.truth.parent == FARM / "truth":
-        return json.loads(site.truth.read_text())["meta"]["family"]
+        meta = json.loads(site.truth.read_text())["meta"]
+        # the portal kinds share one generator (farm/families/portal): held out together
+        return "portal" if meta.get("generator") == "skeleton portal grammar" else meta["family"]
     return CORPUS_FAMILIES.get(site.name, site.name)
 
 
