@@ -92,6 +92,9 @@ def _build(src: Path, out: Path, tools) -> None:
     nm = src / "node_modules"
     if not nm.exists():
         nm.symlink_to(Path(tools.node_bin("docusaurus")).parent.parent)  # the family's node_modules
+    # webpack's persistent cache sits in node_modules/.cache, shared through the link: one site's
+    # cached modules (@site/docs/index.md, ...) would leak into the next site's bundle
+    shutil.rmtree(nm / ".cache", ignore_errors=True)
     tools.run(tools.node_bin("docusaurus"), "build", "--out-dir", str(src / "build"), "--no-minify",
               cwd=src, env=ENV)
     shutil.copytree(src / "build", out, dirs_exist_ok=True)
