@@ -7,10 +7,12 @@ Sites:
   by the section's path) whose groups have their own pages (``link``) and collapse.
 * ``vuepress-sidebar``: one global sidebar with the whole tree on every page, the home page an
   ordinary page that is the sidebar's first item, groups that do not collapse, depth 4.
+* ``vuepress-dropdowns``: navbar dropdown menus (labels, not pages) listing the top-level
+  sections, one sidebar per section with non-collapsible groups and the pages' own headings.
 
 Truth from the content model we write (the sidebar config): a group's ``link`` page is the
 group's node and its ``children`` are its children; the top-level sections hang from home
-(the navbar links them in ``vuepress-home``, the sidebar shown on the home page in
+(the navbar links them in ``vuepress-home`` and ``vuepress-dropdowns``, the sidebar shown on the home page in
 ``vuepress-sidebar``). ``README.md`` is written as ``index.html``, ``x.md`` as ``x.html``.
 """
 from __future__ import annotations
@@ -32,6 +34,10 @@ SITES = {
     "vuepress-sidebar": "VuePress 2.0.0-rc.26, @vuepress/theme-default 2.0.0-rc.124: one global sidebar "
                         "with the whole tree on every page (non-collapsible linked groups), the home page is "
                         "an ordinary page in the sidebar, depth 4",
+    "vuepress-dropdowns": "VuePress 2.0.0-rc.26, @vuepress/theme-default 2.0.0-rc.124: navbar dropdown menus "
+                          "(Guides, Reference) listing the top-level sections, one sidebar per section with "
+                          "non-collapsible groups and page headings (sidebarDepth 2), the home page a plain "
+                          "page, depth 3",
 }
 VERSIONS = {"vuepress": "2.0.0-rc.26", "@vuepress/bundler-vite": "2.0.0-rc.26",
             "@vuepress/theme-default": "2.0.0-rc.124"}
@@ -48,11 +54,14 @@ def _file(route: str) -> str:
     return route[1:] + "index.html" if route.endswith("/") else route[1:]
 
 
-def _write(docs: Path, n: DocNode, front: str = "") -> None:
+def _write(docs: Path, n: DocNode, front: str = "", headings: bool = False) -> None:
     f = docs / (f"{n.path}/README.md".lstrip("/") if n.children or not n.path else f"{n.path}.md")
     f.parent.mkdir(parents=True, exist_ok=True)
+    body = n.body
+    if headings:  # "## " headings (the sidebar lists them as #anchors of the page)
+        body = [f"## {' '.join(p.split()[1:4]).rstrip('.').capitalize()} {i}\n\n{p}" for i, p in enumerate(body, 1)]
     f.write_text(f"---\ntitle: {json.dumps(n.title)}\n{front}---\n\n# {n.title}\n\n"
-                 + "\n\n".join(n.body) + "\n", encoding="utf-8")
+                 + "\n\n".join(body) + "\n", encoding="utf-8")
 
 
 def _item(n: DocNode, collapsible: bool):
@@ -98,6 +107,7 @@ def build(name: str, out: Path, tools) -> dict:
     src = out.parent / (name + ".src")
     shutil.rmtree(src, ignore_errors=True)
     docs = src / "docs"
+    depth = 0  # sidebarDepth: how many heading levels the sidebar lists under a page
     if name == "vuepress-home":
         root = doc_tree(name, sections=(4, 6), pages=(3, 6), depth=3, branch_share=0.4)
         for n in root.walk():
@@ -116,6 +126,21 @@ def build(name: str, out: Path, tools) -> dict:
         method = ("sidebar object written from the doc tree, one sidebar per top-level section: a group's "
                   "link page is its node, its children its children; the navbar links the sections from "
                   "the home layout page")
+    elif name == "vuepress-dropdowns":
+        root = doc_tree(name, sections=(6, 8), pages=(3, 6), depth=3, branch_share=0.45)
+        for n in root.walk():
+            _write(docs, n, headings=True)
+        half = (len(root.children) + 1) // 2
+        navbar = [{"text": "Guides", "children": [{"text": c.title, "link": _route(c)} for c in root.children[:half]]},
+                  {"text": "Reference", "children": [{"text": c.title, "link": _route(c)}
+                                                     for c in root.children[half:]]}]
+        sidebar = {_route(c): [_item(c, False)] for c in root.children}
+        sidebar["/"] = ["/"]
+        desc = "navbar dropdowns, a sidebar per section with page headings"
+        method = ("navbar dropdowns (Guides, Reference: labels, not pages) link the top-level sections from "
+                  "home; one sidebar per section written from the doc tree: a group's link page is its "
+                  "node, its children its children (heading anchors in the sidebar are the same page)")
+        depth = 2
     else:
         root = doc_tree(name, sections=(5, 7), pages=(2, 5), depth=4, branch_share=0.35)
         for n in root.walk():
@@ -126,7 +151,7 @@ def build(name: str, out: Path, tools) -> dict:
         method = ("sidebar array written from the doc tree: the home page is its first item, a group's link "
                   "page is its node, its children its children")
     (docs / ".vuepress").mkdir(parents=True, exist_ok=True)
-    (docs / ".vuepress" / "config.js").write_text(_config(root.title, desc, navbar, sidebar, 0))
+    (docs / ".vuepress" / "config.js").write_text(_config(root.title, desc, navbar, sidebar, depth))
     _build(src, out, tools)
     u = {n.path: url_of(_file(_route(n))) for n in root.walk()}
     return {"root": u[""], "edges": [[u[p.path], u[c.path]] for p, c in root.edges()],
