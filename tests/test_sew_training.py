@@ -20,7 +20,7 @@ from skeleton.sew.features import FEATURES
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import ACCEPT_RULES, SEWModel, load_model, save_model
-from skeleton.sew.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, load_labelled_site, load_truth,
+from skeleton.sew.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, file_fetcher, load_labelled_site, load_truth,
                                    page_id, page_samples, train)
 from skeleton.sew.urls import canonical, in_scope, trap_reason
 
@@ -60,6 +60,24 @@ def score(name: str, s: LabelledSite, edges: list[tuple[str, str]]):
     root, true_edges, meta = load_truth(SITES / f"{name}.truth.json")
     return score_tree(page_id(s.root), [(page_id(p), page_id(c)) for p, c in edges], root, true_edges,
                       ignore=[page_id(u) for u in meta.get("not_in_tree", [])])
+
+
+def test_file_fetcher_redirects_as_the_server_does(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text('<ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li>'
+                                         '<li><a href="/b.html">B again</a></li></ul>', "utf-8")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text("<p>a</p>", "utf-8")
+    (tmp_path / "b.html").write_text("<p>b</p>", "utf-8")
+    base = "http://127.0.0.1:8000/"
+    plain, redirecting = file_fetcher(tmp_path), file_fetcher(tmp_path, redirects=True)
+    assert plain(base + "a") == b"<p>a</p>" and plain(base + "b") is None
+    assert redirecting(base + "a") == base + "a/" and redirecting(base + "b") == base + "b.html"
+    assert redirecting(base + "a/") == b"<p>a</p>" and redirecting(base + "c") is None
+    # FINDSKELETON records a redirected page under its target, as the crawl does
+    pages = list(find_skeleton(base, redirecting, load_model(None)))
+    assert {p.url: p.aliases for p in pages if p.aliases} == {base + "a": {base + "a": base + "a/"},
+                                                             base + "b": {base + "b": base + "b.html"}}
+    assert {c for _, c in skeleton_edges(pages)} == {base + "a/", base + "b.html"}
 
 
 def test_labelled_site_loading(sites: dict[str, LabelledSite]) -> None:

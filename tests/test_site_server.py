@@ -56,6 +56,13 @@ def test_directory_without_slash(site: str) -> None:
     assert status == 301 and urlsplit(headers["location"]).path == "/news/"
 
 
+def test_clean_url_redirects_to_its_html_file(site: str) -> None:
+    status, headers, _ = get(site, "/events/event")
+    assert status == 301 and headers["location"] == "/events/event.html"
+    assert get(site, "/events/nothing")[0] == 404
+    assert get(site, "/events/event.html")[2] == b"<p>plain event</p>"
+
+
 def test_query_pages(site: str) -> None:
     status, headers, body = get(site, "/events/event.html?id=3")
     assert status == 200 and body == b"<p>event three</p>"

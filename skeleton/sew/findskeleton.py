@@ -58,7 +58,7 @@ class PageResult:
     aliases: dict = field(default_factory=dict)
 
 
-def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
+def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], model: SEWModel,
                   max_depth: int | None = None, max_pages: int | None = None,
                   scope: str | None = None,
                   links_of: Callable[[str], list[LinkNode]] | None = None,
@@ -83,7 +83,10 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
     parameters and learned variants are stripped before a page is queued, a
     canonical link renames a page (the page is not analysed again under its own
     URL), action, nofollow, view and language-copy links are not followed, and form
-    pages and pages in another ``language`` (default: the base page's) are leaves."""
+    pages and pages in another ``language`` (default: the base page's) are leaves.
+    ``fetch`` may answer a redirect with the target's URL (a ``str``): the page is then
+    recorded with the target as its alias and the target is fetched, as the crawl's
+    redirect middleware records it (:mod:`skeleton.hierarchy.aliases`)."""
     base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
@@ -104,6 +107,13 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | None], model: SE
             detection = detect_in_links(links_of(url), url, base_url, model, known, shown)
         else:
             body = fetch(url)
+            if isinstance(body, str):  # a redirect: the page is its target's alias
+                target = canonical(body)
+                if target and in_scope(target, scope) and target not in seen:
+                    seen.add(target)
+                    queue.append((target, depth, known, template))
+                yield PageResult(url, depth, "", False, [], {}, {}, None, {url: target} if target else {})
+                continue
             root = (parse_with_frames(body, url, fetch) if frames else parse_html(body)) if body else None
             detection = (detector(root, url, base_url, known, shown) if detector is not None
                          else detect_navigation(root, url, model, known, base_url, shown))

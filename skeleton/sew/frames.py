@@ -144,6 +144,6 @@ def parse_with_frames(body: bytes, page_url: str, fetch: Callable[[str], bytes |
         trees = {}
         for url in urls:
             frame_body = fetch(url)
-            trees[url] = parse_frame(frame_body) if frame_body else None
+            trees[url] = parse_frame(frame_body) if isinstance(frame_body, bytes) and frame_body else None
         inline_frames(root, page_url, trees)
     return root

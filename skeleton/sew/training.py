@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import fmean
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from .candidates import CandidateParams, gen_candidate_link_sets
 from .frames import parse_with_frames
@@ -100,28 +100,37 @@ def ignored_pages(meta: dict, start_url: str) -> set[str]:
 
 
 def load_labelled_site(truth_path: str | Path, site_dir: str | Path,
-                       name: str | None = None) -> LabelledSite:
-    """A labelled site whose URLs map to files under ``site_dir`` by their path."""
+                       name: str | None = None, redirects: bool = False) -> LabelledSite:
+    """A labelled site whose URLs map to files under ``site_dir`` by their path
+    (:func:`file_fetcher`)."""
     root, edges, _ = load_truth(truth_path)
     children: dict[str, list[str]] = {}
     for parent, child in edges:
         children.setdefault(parent, []).append(child)
     return LabelledSite(name or Path(truth_path).stem.split(".")[0], root, children,
-                        file_fetcher(site_dir))
+                        file_fetcher(site_dir, redirects))
 
 
-def file_fetcher(site_dir: str | Path) -> Callable[[str], bytes | None]:
+def file_fetcher(site_dir: str | Path, redirects: bool = False) -> Callable[[str], bytes | str | None]:
     """``fetch(url)``: the bytes of the file under ``site_dir`` at the URL's path
     (any host; a directory means its ``index.html``; a URL with a query is the file
     ``PATH@QUERY`` when there is one, as ``tests/sites/server.py`` serves it), or
-    None if there is none."""
+    None if there is none. With ``redirects``, as the server redirects: a directory
+    named without its trailing slash answers with the URL of the directory, and a clean
+    URL (``/guide/intro`` for the file ``guide/intro.html``) with the ``.html`` URL (a
+    ``str``, which :func:`skeleton.sew.findskeleton.find_skeleton` follows as the crawl
+    does)."""
     base = Path(site_dir)
 
-    def fetch(url: str) -> bytes | None:
+    def fetch(url: str) -> bytes | str | None:
         parts = urlsplit(url)
         target = base / unquote(parts.path).lstrip("/")
         if target.is_dir():
+            if redirects and parts.path and not parts.path.endswith("/"):
+                return urlunsplit((parts.scheme, parts.netloc, parts.path + "/", parts.query, ""))
             target = target / "index.html"
+        elif redirects and not target.exists() and target.with_name(target.name + ".html").is_file():
+            return urlunsplit((parts.scheme, parts.netloc, parts.path + ".html", parts.query, ""))
         if parts.query:
             with_query = target.with_name(f"{target.name}@{parts.query}")
             if with_query.is_file():

@@ -13,7 +13,10 @@ static server cannot do (standard library only):
   ``/?p=12`` -> ``index.html@p=12``), always as ``text/html; charset=utf-8``;
   otherwise the query is ignored, as by any static server.
 
-Like http.server, ``/dir`` is answered 301 to ``/dir/`` for a directory.
+Like http.server, ``/dir`` is answered 301 to ``/dir/`` for a directory; and, for the
+clean URLs of generators that link ``/guide/intro`` for ``guide/intro.html``
+(Docusaurus, VitePress), a path that is neither a file nor a directory is answered 301
+to ``PATH.html`` when that file exists.
 
 Usage:
     python tests/sites/server.py DIRECTORY [--port 8000] [--bind 127.0.0.1]
@@ -78,6 +81,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             page = self._query_file(path, parts.query)
             if page is not None:
                 return self._send_file(page, "text/html; charset=utf-8")
+        local = self.translate_path(path)
+        if (not path.endswith("/") and not os.path.exists(local) and os.path.isfile(local + ".html")):
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", path + ".html" + (f"?{parts.query}" if parts.query else ""))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         return super().send_head()
 
     def _query_file(self, path: str, query: str) -> str | None:
