@@ -58,12 +58,15 @@ def farm_sites() -> list[CorpusSite]:
 
 def family_of(site: CorpusSite) -> str:
     """The generator family of a labelled site: a farm site's ``meta.family``, a corpus
-    site's :data:`CORPUS_FAMILIES` entry (the portal grammar's kinds are one family, ``portal``), else the site's own name (the hand-made fixtures:
-    each is its own generator)."""
+    site's :data:`CORPUS_FAMILIES` entry. The portal grammar's kinds are one family,
+    ``portal``, and the fixtures of ``tests/sites`` another, ``fixtures`` (one generator,
+    ``tests/sites/generator``): each is held out whole."""
     if site.truth.parent == FARM / "truth":
         meta = json.loads(site.truth.read_text())["meta"]
         # the portal kinds share one generator (farm/families/portal): held out together
         return "portal" if meta.get("generator") == "skeleton portal grammar" else meta["family"]
+    if site.truth.parent == FIXTURES or site.name == "tinysite":
+        return "fixtures"  # written by the project's own generator (tests/sites/generator)
     return CORPUS_FAMILIES.get(site.name, site.name)
 
 

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from statistics import fmean
 
@@ -55,19 +57,24 @@ PEER_MAX_PAGES = 20000
 def peer_trees(cs: CorpusSite) -> tuple[dict[str, str], dict[str, str], int]:
     """(BFS tree, URL-folder tree, pages crawled) of an offline crawl following every
     in-scope link of the site's files."""
-    fetch = file_fetcher(cs.serve_dir)
-    exists: dict[str, bool] = {}
+    fetch = file_fetcher(cs.serve_dir, redirects=True)
+    served: dict[str, str | None] = {}  # URL -> the page it is after redirects (None: no page)
+
+    def page(u: str) -> str | None:
+        if u not in served:
+            body = fetch(u)
+            served[u] = (canonical(body) or None) if isinstance(body, str) else u if body is not None else None
+        return served[u]
 
     def links(url: str) -> list[str]:
         body = fetch(url)
         out = []
-        for link in extract_links(parse_html(body), url) if body else []:
+        for link in extract_links(parse_html(body), url) if isinstance(body, bytes) else []:
             u = canonical(link.url) if link.url else ""
             if u and in_scope(u, cs.scope):
-                if u not in exists:
-                    exists[u] = fetch(u) is not None
-                if exists[u]:
-                    out.append(u)
+                target = page(u)
+                if target is not None:
+                    out.append(target)
         return out
 
     root = canonical(cs.start_url)
@@ -120,6 +127,7 @@ def main() -> None:
                     help="retrain the edge model without each family (loo) or use the shipped one")
     ap.add_argument("--sites", nargs="*", help="score only these sites (all still train)")
     ap.add_argument("--no-peers", action="store_true", help="skip the peer trees")
+    ap.add_argument("--jobs", type=int, default=2, help="SEW trainings run in this many processes")
     ap.add_argument("--write", action="store_true", help="write results/farm.json and docs/farm-results.md")
     args = ap.parse_args()
     origins = {}
@@ -132,21 +140,21 @@ def main() -> None:
         print(f"left out (files missing): {' '.join(c.name for c in missing)}", flush=True)
     family = {cs.name: family_of(cs) for cs in sites}
     shipped = load_model(None)
-    labelled = {cs.name: load_labelled_site(cs.truth, cs.serve_dir, cs.name) for cs in sites}
+    labelled = {cs.name: load_labelled_site(cs.truth, cs.serve_dir, cs.name, redirects=True) for cs in sites}
     t0 = time.perf_counter()
     samples = ({name: (s.root, list(page_samples(s))) for name, s in labelled.items()}
                if args.sew == "loo" else {})
     if samples:
         print(f"page samples of {len(samples)} sites ({time.perf_counter() - t0:.0f} s)", flush=True)
-    sew_of: dict[str, SEWModel] = {}
-    for fam in sorted(set(family.values())):
-        if args.sew == "shipped":
-            sew_of[fam] = shipped
-            continue
-        t = time.perf_counter()
-        sew_of[fam] = train_samples({k: v for k, v in samples.items() if family[k] != fam},
-                                    fetchers={k: s.fetch for k, s in labelled.items() if family[k] != fam})
-        print(f"SEW without {fam}: tau={sew_of[fam].tau} ({time.perf_counter() - t:.0f} s)", flush=True)
+    families = sorted(set(family.values()))
+    if args.sew == "shipped":
+        sew_of = {fam: shipped for fam in families}
+    else:
+        global _TRAINING
+        _TRAINING = (samples, labelled, family)
+        # the families' trainings are independent: forked workers share the samples
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            sew_of = dict(zip(families, (SEWModel(**m) for m in pool.map(_train_without, families))))
     crawls, rows = {}, {}
     for cs in sites:
         t = time.perf_counter()
@@ -205,6 +213,21 @@ def main() -> None:
         RESULTS.write_text(json.dumps(result, indent=1) + "\n")
         DOC_TABLE.write_text(markdown(result))
         print(f"wrote {RESULTS} and {DOC_TABLE}")
+
+
+_TRAINING: tuple = ()
+
+
+def _train_without(fam: str) -> dict:
+    """The SEW model trained on every site outside family ``fam`` (a forked worker's job;
+    the model travels back as its plain fields)."""
+    samples, labelled, family = _TRAINING
+    t = time.perf_counter()
+    model = train_samples({k: v for k, v in samples.items() if family[k] != fam},
+                          fetchers={k: s.fetch for k, s in labelled.items() if family[k] != fam})
+    print(f"SEW without {fam}: tau={model.tau} disdiff_z={model.disdiff_z} "
+          f"({time.perf_counter() - t:.0f} s)", flush=True)
+    return asdict(model)
 
 
 def kind_of(cs: CorpusSite, origin: str) -> str:

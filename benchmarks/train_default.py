@@ -28,7 +28,7 @@ def main() -> None:
     args = ap.parse_args()
     found = [s for s in farm_sites() + corpus_sites() + fixture_sites() if s.serve_dir.exists()]
     print(f"training on {len(found)} sites: {' '.join(s.name for s in found)}")
-    sites = [load_labelled_site(s.truth, s.serve_dir, s.name) for s in found]
+    sites = [load_labelled_site(s.truth, s.serve_dir, s.name, redirects=True) for s in found]
     if args.edges_only:
         # the shipped SEW parameters; its edge score is replaced (and may not match
         # this version's features, which is why it is retrained)
