@@ -38,9 +38,18 @@ FEATURES = (
     "dirs", "dirs_rel", "inside", "repeated", "backlink", "url_under", "url_near",
     "url_index", "from_root", "dist", "gap", "shallowest", "candidates", "hub",
     "named", "named_any", "contradicted", "has_named", "offered", "folder", "folder_agree",
+    "coarser", "finer",
 )
 #: distances and levels are capped here (a deeper page is as deep as this)
 CAP = 6
+#: a listing lies inside another when at least this share of its pages are the other's
+#: too (``coarser``/``finer``: a blog home listing every post and a category listing
+#: some; a section index listing its sub-section's pages)
+INSIDE_SHARE = 0.9
+#: listings of fewer pages than this are not compared (a "see also" pair), nor, as the
+#: smaller of two, listings of more (each comparison reads the smaller listing once)
+INSIDE_MIN = 3
+INSIDE_MAX = 2000
 
 
 def _log(x: float) -> float:
@@ -177,6 +186,25 @@ class EdgeRows:
         agree = sum(1 for child, parents in offered_by.items()
                     if self.folder.get(child, root) != root and self.folder[child] in parents)
         self.folder_agree = agree / len(offered_by) if offered_by else 0.0
+        self._sets: dict[str, frozenset[str]] = {}
+        self._inside: dict[tuple[str, str], bool] = {}
+
+    def inside(self, small: str, large: str) -> bool:
+        """Does the listing of ``small`` (the pages it offers a place to) lie inside the
+        larger listing of ``large``: at least ``INSIDE_SHARE`` of its pages, and fewer
+        pages? Cached per pair; each test reads the smaller listing once."""
+        key = (small, large)
+        found = self._inside.get(key)
+        if found is None:
+            a, b = self.graph.get(small, ()), self.graph.get(large, ())
+            found = False
+            if INSIDE_MIN <= len(a) < len(b) and len(a) <= INSIDE_MAX:
+                big = self._sets.get(large)
+                if big is None:
+                    big = self._sets[large] = frozenset(b)
+                found = sum(1 for u in a if u in big) >= INSIDE_SHARE * len(a)
+            self._inside[key] = found
+        return found
 
     def _edges(self, child: str) -> dict[str, list[OfferFacts]]:
         """The candidate parents of ``child`` and their offers (none for a parent the
@@ -234,6 +262,7 @@ class EdgeRows:
             named = {folded.get(u, u) for u in _named(facts)}
             named_cands = named & set(cands)
             folder_parent = self.folder.get(child)
+            listing = [p for p in cands if by_parent[p]]
             rows = []
             for parent, parent_dist in zip(cands, dists):
                 offered = by_parent[parent]
@@ -275,6 +304,8 @@ class EdgeRows:
                     float(bool(offered)),
                     float(parent == folder_parent),
                     self.folder_agree,
+                    float(any(self.inside(q, parent) for q in listing if q != parent)),
+                    float(any(self.inside(parent, q) for q in listing if q != parent)),
                 ])
             self.offers.pop(child, None)
             pages[child] = None
