@@ -69,7 +69,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
-    nodes cached by the caller; titles are then left empty). ``detector``, when
+    nodes cached by the caller, or a redirect's target URL as ``fetch`` gives it;
+    titles are then left empty). ``detector``, when
     given, replaces SEW's detection: ``detector(root, url, base_url, known,
     template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``). With
     ``frames``, a page's same-site frames are read as part of it (:mod:`.frames`), as
@@ -102,18 +103,19 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
         if max_pages is not None:
             max_pages -= 1
         shown = [*template, set(menu)] if menu and depth >= menu_min_depth else template
+        source = links_of(url) if links_of is not None else fetch(url)
+        if isinstance(source, str):  # a redirect: the page is its target's alias
+            target = canonical(source)
+            if target and in_scope(target, scope) and target not in seen:
+                seen.add(target)
+                queue.append((target, depth, known, template))
+            yield PageResult(url, depth, "", False, [], {}, {}, None, {url: target} if target else {})
+            continue
         if links_of is not None:
             root = None
-            detection = detect_in_links(links_of(url), url, base_url, model, known, shown)
+            detection = detect_in_links(source, url, base_url, model, known, shown)
         else:
-            body = fetch(url)
-            if isinstance(body, str):  # a redirect: the page is its target's alias
-                target = canonical(body)
-                if target and in_scope(target, scope) and target not in seen:
-                    seen.add(target)
-                    queue.append((target, depth, known, template))
-                yield PageResult(url, depth, "", False, [], {}, {}, None, {url: target} if target else {})
-                continue
+            body = source
             root = (parse_with_frames(body, url, fetch) if frames else parse_html(body)) if body else None
             detection = (detector(root, url, base_url, known, shown) if detector is not None
                          else detect_navigation(root, url, model, known, base_url, shown))

@@ -384,10 +384,11 @@ def _simulated_f1(by_site: dict[str, tuple[str, list[PageSample]]],
         links = {s.url: s.links for s in samples}
         fetch = fetchers[name]
 
-        def links_of(url: str, links=links, fetch=fetch) -> list[LinkNode]:
+        def links_of(url: str, links=links, fetch=fetch) -> list[LinkNode] | str:
             if url not in links:
                 body = fetch(url)
-                links[url] = extract_links(parse_with_frames(body, url, fetch), url) if body else []
+                links[url] = body if isinstance(body, str) else (  # a redirect's target
+                    extract_links(parse_with_frames(body, url, fetch), url) if body else [])
             return links[url]
 
         pages = list(find_skeleton(root, fetch, model, links_of=links_of))
