@@ -145,6 +145,16 @@ def test_a_trail_naming_places_as_text_after_its_last_link_gives_ancestors() -> 
     assert ev["crumbs"] == ["http://ex.com/"] and "above" not in ev
 
 
+def test_a_file_in_a_breadcrumb_is_no_place() -> None:
+    # sphinx_rtd_theme puts "View page source" (a .rst.txt file) in the breadcrumb's list
+    body = """<div role="navigation" aria-label="Page navigation"><ul class="wy-breadcrumbs">
+    <li><a href="../index.html">Home</a></li><li><a href="index.html">Guide</a></li>
+    <li class="breadcrumb-item active">Page</li>
+    <li class="wy-breadcrumbs-aside"><a href="../_sources/guide/page.rst.txt">View page source</a></li>
+    </ul></div>"""
+    assert breadcrumb(page(body), PAGE) == ["http://ex.com/docs/", "http://ex.com/docs/guide/"]
+
+
 def test_mkdocs_material_md_path() -> None:
     body = """<nav class="md-path" aria-label="Navigation"><ol class="md-path__list">
     <li class="md-path__item"><a href="../.." class="md-path__link">Home</a></li>

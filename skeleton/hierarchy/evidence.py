@@ -36,7 +36,7 @@ Contract of every function: ``root`` is an lxml tree root from
 rest of the project it does not read ``<base href>``), http(s) only, with a host
 and a valid port, de-duplicated keeping the first occurrence, without the page's
 own URL, at most ``MAX_URLS``. Nothing raises: an unparsable ``href`` or broken
-JSON-LD is skipped. Pure: lxml and the standard library only (the ``extruct``
+JSON-LD is skipped. Pure: lxml, the standard library and Scrapy's list of file extensions only (the ``extruct``
 package was considered: its microdata reader needs ``lxml.html`` elements, which
 ``parse_html`` does not make, and it brings rdflib, html5lib, mf2py and more).
 """
@@ -50,6 +50,7 @@ from functools import lru_cache
 from typing import Any
 
 from lxml import etree
+from scrapy.linkextractors import IGNORED_EXTENSIONS
 
 from ..sew.dom import attribute_text
 from ..sew.urls import resolve, split_url
@@ -57,12 +58,15 @@ from ..sew.nesting import INDEX_NAMES
 from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 
 __all__ = [
-    "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
+    "FILE_EXTENSIONS", "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
     "CURRENT_CLASS_TOKENS", "MARKED_ITEM_TAGS", "NAV_PANEL_CLASSES",
     "breadcrumb", "up_links", "highlighted_trail", "filed_under", "pager_links", "page_evidence",
     "declared_places",
 ]
 
+#: Extensions of files that are no pages, so no place of a page (Scrapy's link
+#: extractor's ``IGNORED_EXTENSIONS`` and the text sources documentation sites link)
+FILE_EXTENSIONS = frozenset(IGNORED_EXTENSIONS) | {"txt", "rst", "md", "json", "xml", "atom", "csv"}
 #: Most URLs one function returns.
 MAX_URLS = 20
 #: Most elements marked as current that ``highlighted_trail`` examines.
@@ -267,11 +271,17 @@ def _absolute(href: str, page_url: str) -> str:
     return url if url and _valid(url) else ""
 
 
+def _is_file(url: str) -> bool:
+    """Does the URL name a file that is no page by its extension (``FILE_EXTENSIONS``)?"""
+    name = url.split("?", 1)[0].rsplit("/", 1)[-1]
+    return "." in name and name.rsplit(".", 1)[1].lower() in FILE_EXTENSIONS
+
+
 def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:
     """Absolute, valid, distinct URLs of ``hrefs`` on the page's own host (a site's
     evidence names its own pages: an "Edit on GitHub" link in a breadcrumb does
-    not count), without the page itself, at most ``MAX_URLS``. Non-strings are
-    skipped."""
+    not count, nor a file such as Sphinx's "View page source" ``.rst.txt``), without
+    the page itself, at most ``MAX_URLS``. Non-strings are skipped."""
     urls: list[str] = []
     seen = {page.own}
     host = _host(page.own)
@@ -279,7 +289,7 @@ def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:
         if not isinstance(href, str):
             continue
         url = _absolute(href, page.url)
-        if url and url not in seen and _host(url) == host:
+        if url and url not in seen and _host(url) == host and not _is_file(url):
             seen.add(url)
             urls.append(url)
             if len(urls) >= MAX_URLS:
