@@ -103,7 +103,7 @@ def ratio(part: float, whole: float) -> float | None:
 
 # -- README.md ------------------------------------------------------------------------
 
-@table("corpus", "README.md", "corpus.json")
+@table("corpus", "docs/guide.md", "corpus.json")
 def corpus(results: Results) -> list[str]:
     """Edge F1 of the skeleton and of the breadth-first crawl tree per corpus site."""
     sites = results["sites"]
@@ -112,6 +112,32 @@ def corpus(results: Results) -> list[str]:
     rows = ["| site | edge F1 | breadth-first crawl tree |", "|---|---:|---:|"]
     rows += [row(name, f3(sew[name]), f3(bfs[name])) for name in sites]
     rows.append(row("**mean**", f"**{f3(fmean(sew.values()))}**", f3(fmean(bfs.values()))))
+    return rows
+
+
+@table("farm", "README.md", "farm.json")
+def farm(results: Results) -> list[str]:
+    """Leave-one-generator-out edge F1 per generator family, with the two peer trees."""
+    by_family: dict[str, list[dict]] = {}
+    for r in results["rows"]:
+        by_family.setdefault(r["family"], []).append(r)
+    rows = head("family", "sites", "edge F1 (mean)", "lowest site", "BFS tree", "URL-folder tree",
+                "sites below a peer", "fetched per true page (max)")
+    for fam, group in sorted(by_family.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        low = min(group, key=lambda r: r["ours"]["edge_f1"])
+        rows.append(row(fam, len(group), f3(fmean(r["ours"]["edge_f1"] for r in group)),
+                        f"{low['site']} {f3(low['ours']['edge_f1'])}",
+                        f3(fmean(r["bfs"]["edge_f1"] for r in group)),
+                        f3(fmean(r["folder"]["edge_f1"] for r in group)),
+                        sum(r["below_peer"] for r in group),
+                        f2(max(r["fetched_per_true"] for r in group))))
+    every = results["rows"]
+    rows.append(row("**all**", len(every), f"**{f3(fmean(r['ours']['edge_f1'] for r in every))}**",
+                    f3(min(r["ours"]["edge_f1"] for r in every)),
+                    f3(fmean(r["bfs"]["edge_f1"] for r in every)),
+                    f3(fmean(r["folder"]["edge_f1"] for r in every)),
+                    sum(r["below_peer"] for r in every),
+                    f2(max(r["fetched_per_true"] for r in every))))
     return rows
 
 
