@@ -69,3 +69,28 @@ def test_the_folder_parent_is_a_candidate_and_a_feature():
     assert rows[(B, B + "a/y.html")][folder] == 0.0
     # one of the three offered pages (x) is offered by its folder's page
     assert rows[(B, B + "a/")][agree] == rows[(B + "a/", B + "a/x.html")][agree] == 1 / 3
+
+
+def test_a_listing_holding_another_is_coarser_and_loses_a_tie():
+    from skeleton.hierarchy.scoring import edge_weights
+
+    posts = [B + f"p{i}.html" for i in range(8)]
+    pages = {B: _record(), B + "cat/a.html": _record(), **{p: _record() for p in posts}}
+    # the home page lists every post; category a lists the first four
+    offers = {p: [_offer(B, 9)] + ([_offer(B + "cat/a.html", 4)] if i < 4 else []) for i, p in enumerate(posts)}
+    offers[B + "cat/a.html"] = [_offer(B, 9)]
+    for p in posts:  # both lists are as deep in the site, so only the listings differ
+        pages[p] = _record()
+    cands = candidate_edges(B, pages, offers)
+    rows = dict(zip(cands.edges, cands.rows))
+    coarser, finer = FEATURES.index("coarser"), FEATURES.index("finer")
+    home_row, cat_row = rows[(B, posts[0])], rows[(B + "cat/a.html", posts[0])]
+    assert (home_row[coarser], home_row[finer]) == (1.0, 0.0)
+    assert (cat_row[coarser], cat_row[finer]) == (0.0, 1.0)
+    # a post category a does not list has one candidate: nothing to compare
+    assert rows[(B, posts[5])][coarser] == 0.0
+    # rows alike but for the listings: the innermost wins the shortest-path rule's tie
+    tied_home = list(cat_row)
+    tied_home[coarser], tied_home[finer] = 1.0, 0.0
+    w_home, w_cat = edge_weights([tied_home, cat_row], None)
+    assert w_cat > w_home

@@ -111,16 +111,21 @@ class EdgeModel:
         return self.init + self.learning_rate * sum((t.predict(x) for t in self.trees), np.zeros(len(x)))
 
 
+_GAP, _DIST, _OFFERED, _COARSER = (FEATURES.index(f) for f in ("gap", "dist", "offered", "coarser"))
+
+
 def _shortest_path(row: Sequence[float]) -> float:
-    gap, dist, offered = FEATURES.index("gap"), FEATURES.index("dist"), FEATURES.index("offered")
-    return -row[gap] - 0.01 * row[dist] - (0.0 if row[offered] else 2.0 * CAP)
+    # last, between parents at one distance: the innermost listing (the truth rule's
+    # "innermost section that lists the page"), not the one holding another's listing
+    return (-row[_GAP] - 0.01 * row[_DIST] - 0.001 * row[_COARSER]
+            - (0.0 if row[_OFFERED] else 2.0 * CAP))
 
 
 def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | None) -> list[float]:
     """The arborescence weight of each row: ``log p`` of the learned score, or, with
     no edge model, minus the edge's shortcut length (``gap``) and a small preference
-    for shallower parents, the shortest-path rule (a parent the child names without
-    offering it a link comes last). With a model, ``TIE_BREAK`` times the
+    for shallower parents, then for the innermost listing (``coarser``), the
+    shortest-path rule (a parent the child names without offering it a link comes last). With a model, ``TIE_BREAK`` times the
     shortest-path weight is added: candidates the model scores alike (pages of one
     site-wide sidebar, none of them named by the child) are told apart by that
     rule, never by their URLs' order; scores that differ by more than a few
