@@ -47,7 +47,7 @@ from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E40
 from skeleton.sew.links import extract_links  # noqa: E402
 from skeleton.sew.model import SEWModel, load_model  # noqa: E402
 from skeleton.sew.training import (file_fetcher, ignored_pages, labelled_edges, load_labelled_site,  # noqa: E402
-                                   load_truth, page_id, page_samples, train_samples)
+                                   load_truth, page_id, page_samples, served_page, train_samples)
 from skeleton.sew.urls import canonical, in_scope  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "farm.json"
@@ -86,8 +86,9 @@ def peer_trees(cs: CorpusSite) -> tuple[dict[str, str], dict[str, str], int]:
 
 def score(cs: CorpusSite, root: str, parents: dict[str, str]) -> dict:
     true_root, truth, meta = load_truth(cs.truth)
-    edges = [(page_id(p), page_id(c)) for c, p in parents.items()]
-    s = score_tree(page_id(root), edges, true_root, truth, ignored_pages(meta, cs.start_url))
+    same = served_page(cs.serve_dir)  # a clean URL is its .html file's page
+    edges = [(same(page_id(p)), same(page_id(c))) for c, p in parents.items()]
+    s = score_tree(same(page_id(root)), edges, true_root, truth, ignored_pages(meta, cs.start_url))
     return {"edge_f1": round(s.edges["all"].f1, 4), "l1_f1": round(s.edges["1"].f1, 4)}
 
 
@@ -183,7 +184,7 @@ def main() -> None:
         # each site crawled once, with its family's held-out SEW model; the edge model of
         # a family learns from the other families' crawls
         crawls = {cs.name: crawl(cs, sew_of[family[cs.name]]) for cs in sites}
-        rows = {k: labelled_edges(pages, truth_parents[k]) for k, pages in crawls.items()}
+        rows = {k: labelled_edges(pages, truth_parents[k], labelled[k].same) for k, pages in crawls.items()}
         edges = {unit: edge_model(unit, rows) for unit in units}
         table = [site_row(cs, crawls[cs.name], edges[family[cs.name]], family, origins, args.no_peers)
                  for cs in scored]
@@ -191,7 +192,7 @@ def main() -> None:
         # one site held out: every site crawled with the SEW model that never saw it
         for cs in scored:
             crawls = {other.name: crawl(other, sew_of[cs.name]) for other in sites}
-            rows = {k: labelled_edges(pages, truth_parents[k]) for k, pages in crawls.items()}
+            rows = {k: labelled_edges(pages, truth_parents[k], labelled[k].same) for k, pages in crawls.items()}
             table.append(site_row(cs, crawls[cs.name], edge_model(cs.name, rows), family, origins, args.no_peers))
     for label, group in summary_groups(table):
         print(f"{label:28} ours {fmean(r['ours']['edge_f1'] for r in group):.3f}  bfs "

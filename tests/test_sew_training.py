@@ -71,13 +71,14 @@ def test_file_fetcher_redirects_as_the_server_does(tmp_path: Path) -> None:
     base = "http://127.0.0.1:8000/"
     plain, redirecting = file_fetcher(tmp_path), file_fetcher(tmp_path, redirects=True)
     assert plain(base + "a") == b"<p>a</p>" and plain(base + "b") is None
-    assert redirecting(base + "a") == base + "a/" and redirecting(base + "b") == base + "b.html"
+    # /a is redirected to /a/; the clean URL /b is served from b.html, and is its page
+    assert redirecting(base + "a") == base + "a/" and redirecting(base + "b") == b"<p>b</p>"
     assert redirecting(base + "a/") == b"<p>a</p>" and redirecting(base + "c") is None
+    assert redirecting.same(base + "b") == base + "b.html" and redirecting.same(base + "a/") == base + "a/"
     # FINDSKELETON records a redirected page under its target, as the crawl does
     pages = list(find_skeleton(base, redirecting, load_model(None)))
-    assert {p.url: p.aliases for p in pages if p.aliases} == {base + "a": {base + "a": base + "a/"},
-                                                             base + "b": {base + "b": base + "b.html"}}
-    assert {c for _, c in skeleton_edges(pages)} == {base + "a/", base + "b.html"}
+    assert {p.url: p.aliases for p in pages if p.aliases} == {base + "a": {base + "a": base + "a/"}}
+    assert {c for _, c in skeleton_edges(pages)} == {base + "a/", base + "b", base + "b.html"}
 
 
 def test_labelled_site_loading(sites: dict[str, LabelledSite]) -> None:

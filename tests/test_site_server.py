@@ -56,9 +56,9 @@ def test_directory_without_slash(site: str) -> None:
     assert status == 301 and urlsplit(headers["location"]).path == "/news/"
 
 
-def test_clean_url_redirects_to_its_html_file(site: str) -> None:
-    status, headers, _ = get(site, "/events/event")
-    assert status == 301 and headers["location"] == "/events/event.html"
+def test_clean_url_is_served_from_its_html_file(site: str) -> None:
+    status, headers, body = get(site, "/events/event")
+    assert status == 200 and body == b"<p>plain event</p>" and headers["content-type"].startswith("text/html")
     assert get(site, "/events/nothing")[0] == 404
     assert get(site, "/events/event.html")[2] == b"<p>plain event</p>"
 

@@ -37,7 +37,7 @@ from .urls import same_host
 from .selection import log_confidence, select
 from .urls import canonical, normalize_page
 
-__all__ = ["LabelledSite", "PageSample", "load_truth", "ignored_pages", "load_labelled_site", "file_fetcher", "page_samples",
+__all__ = ["LabelledSite", "PageSample", "load_truth", "ignored_pages", "load_labelled_site", "file_fetcher", "served_page", "page_samples",
            "page_edges", "train", "train_samples", "train_edges", "labelled_edges", "site_edges", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
 
 GRID_DISDIFF_Z = (3.0, math.inf)
@@ -70,6 +70,12 @@ class LabelledSite:
     root: str
     children: dict[str, list[str]]
     fetch: Callable[[str], bytes | None]
+
+    @property
+    def same(self) -> Callable[[str], str] | None:
+        """The crawl's page id -> the truth's (:func:`served_page`), when the fetch
+        serves clean URLs."""
+        return getattr(self.fetch, "same", None)
 
     def depths(self) -> dict[str, int]:
         depth = {self.root: 0}
@@ -115,11 +121,11 @@ def file_fetcher(site_dir: str | Path, redirects: bool = False) -> Callable[[str
     """``fetch(url)``: the bytes of the file under ``site_dir`` at the URL's path
     (any host; a directory means its ``index.html``; a URL with a query is the file
     ``PATH@QUERY`` when there is one, as ``tests/sites/server.py`` serves it), or
-    None if there is none. With ``redirects``, as the server redirects: a directory
-    named without its trailing slash answers with the URL of the directory, and a clean
-    URL (``/guide/intro`` for the file ``guide/intro.html``) with the ``.html`` URL (a
-    ``str``, which :func:`skeleton.sew.findskeleton.find_skeleton` follows as the crawl
-    does)."""
+    None if there is none. With ``redirects``, as ``tests/sites/server.py`` answers: a
+    directory named without its trailing slash answers with the URL of the directory (a
+    ``str``: the redirect, which :func:`skeleton.sew.findskeleton.find_skeleton` follows
+    as the crawl does), and a clean URL (``/guide/intro`` for the file
+    ``guide/intro.html``) with that file (:func:`served_page` names the two alike)."""
     base = Path(site_dir)
 
     def fetch(url: str) -> bytes | str | None:
@@ -130,7 +136,7 @@ def file_fetcher(site_dir: str | Path, redirects: bool = False) -> Callable[[str
                 return urlunsplit((parts.scheme, parts.netloc, parts.path + "/", parts.query, ""))
             target = target / "index.html"
         elif redirects and not target.exists() and target.with_name(target.name + ".html").is_file():
-            return urlunsplit((parts.scheme, parts.netloc, parts.path + ".html", parts.query, ""))
+            target = target.with_name(target.name + ".html")  # a clean URL, served as the file
         if parts.query:
             with_query = target.with_name(f"{target.name}@{parts.query}")
             if with_query.is_file():
@@ -140,7 +146,28 @@ def file_fetcher(site_dir: str | Path, redirects: bool = False) -> Callable[[str
         except OSError:
             return None
 
+    if redirects:
+        fetch.same = served_page(base)  # type: ignore[attr-defined]
     return fetch
+
+
+def served_page(site_dir: str | Path) -> Callable[[str], str]:
+    """``same(page_id)``: the page id of the file the server answers a page id with,
+    for comparing a crawl with a truth written in file paths: a clean URL
+    (``/guide/intro``) is its ``.html`` file's page; any other id is itself."""
+    base = Path(site_dir)
+
+    def same(url: str) -> str:
+        parts = urlsplit(url)
+        path = unquote(parts.path)
+        if path.endswith("/") or "." in path.rsplit("/", 1)[-1]:
+            return url
+        target = base / path.lstrip("/")
+        if not target.exists() and target.with_name(target.name + ".html").is_file():
+            return urlunsplit((parts.scheme, parts.netloc, parts.path + ".html", parts.query, ""))
+        return url
+
+    return same
 
 
 @dataclass
@@ -265,28 +292,30 @@ def train(sites: Iterable[LabelledSite], log: Callable[[str], None] = lambda m: 
     return model
 
 
-def labelled_edges(pages: Sequence[PageResult],
-                   truth_parent: dict[str, str]) -> tuple[list[list[float]], list[int]]:
+def labelled_edges(pages: Sequence[PageResult], truth_parent: dict[str, str],
+                   same: Callable[[str], str] | None = None) -> tuple[list[list[float]], list[int]]:
     """The candidate-edge rows of an offline crawl and their labels (1: the
     truth's parent). Only children in the truth count: a page that is not a node
-    has no true parent to learn from."""
+    has no true parent to learn from. ``same`` maps a crawl's page id to the truth's
+    where they differ (:func:`served_page`)."""
     if not pages:
         return [], []
+    ident = (lambda u: same(page_id(u))) if same is not None else page_id
     records, offers = page_records(list(pages))
     cands = candidate_edges(pages[0].url, records, offers)
     rows, labels = [], []
     for (parent, child), row in zip(cands.edges, cands.rows):
-        true = truth_parent.get(page_id(child))
+        true = truth_parent.get(ident(child))
         if true is not None:
             rows.append(row)
-            labels.append(int(page_id(parent) == true))
+            labels.append(int(ident(parent) == true))
     return rows, labels
 
 
 def site_edges(site: LabelledSite, model: SEWModel) -> tuple[list[list[float]], list[int]]:
     """:func:`labelled_edges` of FINDSKELETON over a labelled site with ``model``."""
     pages = list(find_skeleton(site.root, site.fetch, model))
-    return labelled_edges(pages, {c: p for p, cs in site.children.items() for c in cs})
+    return labelled_edges(pages, {c: p for p, cs in site.children.items() for c in cs}, site.same)
 
 
 def train_edges(sites: Sequence[LabelledSite], model: SEWModel,
@@ -393,7 +422,8 @@ def _simulated_f1(by_site: dict[str, tuple[str, list[PageSample]]],
 
         pages = list(find_skeleton(root, fetch, model, links_of=links_of))
         truth = [(s.url, c) for s in samples for c in s.truth]
-        found = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages)]
+        same = getattr(fetch, "same", None) or (lambda u: u)
+        found = [(same(page_id(p)), same(page_id(c))) for p, c in skeleton_edges(pages)]
         scores.append(score_tree(root, found, root, truth).edges["all"].f1)
     return fmean(scores)
 

@@ -15,8 +15,8 @@ static server cannot do (standard library only):
 
 Like http.server, ``/dir`` is answered 301 to ``/dir/`` for a directory; and, for the
 clean URLs of generators that link ``/guide/intro`` for ``guide/intro.html``
-(Docusaurus, VitePress), a path that is neither a file nor a directory is answered 301
-to ``PATH.html`` when that file exists.
+(Docusaurus, VitePress), a path that is neither a file nor a directory is answered with
+the file ``PATH.html`` when it exists, as GitHub Pages and Netlify serve them.
 
 Usage:
     python tests/sites/server.py DIRECTORY [--port 8000] [--bind 127.0.0.1]
@@ -82,12 +82,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             if page is not None:
                 return self._send_file(page, "text/html; charset=utf-8")
         local = self.translate_path(path)
-        if (not path.endswith("/") and not os.path.exists(local) and os.path.isfile(local + ".html")):
-            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-            self.send_header("Location", path + ".html" + (f"?{parts.query}" if parts.query else ""))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return None
+        if not path.endswith("/") and not os.path.exists(local) and os.path.isfile(local + ".html"):
+            return self._send_file(local + ".html", "text/html")
         return super().send_head()
 
     def _query_file(self, path: str, query: str) -> str | None:
