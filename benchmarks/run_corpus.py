@@ -1,8 +1,9 @@
 """Benchmark: crawl every corpus site with the real spider and score its skeleton.
 
 For each site of ``../shared/corpus`` (installed with its ``install.sh``):
-train a leave-one-site-out model (the other corpus sites plus the labelled sites
-in ``tests/sites``): the SEW detection model and the edge score both, as
+train a leave-one-site-out model (the other corpus sites, the labelled sites in
+``tests/sites`` and the training farm's sites where built, ``python farm/build.py``):
+the SEW detection model and the edge score both, as
 ``scrapy train`` does; serve the site on 127.0.0.1:8000, run
 ``scrapy crawl skeleton`` with that model, then ``scrapy evaluate``; then the same
 crawl in ``bfs`` mode (every in-scope link followed, each page hung from its
@@ -31,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.corpus import commit, corpus_sites, fixture_sites, serve  # noqa: E402
+from benchmarks.corpus import commit, corpus_sites, farm_sites, fixture_sites, serve  # noqa: E402
 from skeleton.sew.detect import detect_in_links  # noqa: E402
 from skeleton.sew.dom import parse_html  # noqa: E402
 from skeleton.sew.links import extract_links  # noqa: E402
@@ -110,8 +111,8 @@ def main() -> None:
         timing(args.sites)
         return
     sites = [s for s in corpus_sites() if not args.sites or s.name in args.sites]
-    labelled = {s.name: load_labelled_site(s.truth, s.serve_dir, s.name)
-                for s in corpus_sites() + fixture_sites()}
+    labelled = {s.name: load_labelled_site(s.truth, s.serve_dir, s.name, redirects=True)
+                for s in corpus_sites() + fixture_sites() + farm_sites() if s.serve_dir.exists()}
     samples = {name: (site.root, list(page_samples(site))) for name, site in labelled.items()}
     work = Path(tempfile.mkdtemp(prefix="skeleton-bench-"))
     env = {**os.environ, "SKELETON_DATA_DIR": str(work / "data")}
@@ -145,7 +146,7 @@ def main() -> None:
               f" | detect/parse {detect_s / parse_s:.2f}", flush=True)
     out = {"commit": commit(), "command": "python benchmarks/run_corpus.py"
            + (" --sites " + " ".join(args.sites) if args.sites else ""),
-           "model": "leave-one-site-out per site (SEW detection and edge score)", "sites": results}
+           "model": "leave-one-site-out per site (SEW detection and edge score), trained on the other corpus sites, the fixtures and the farm", "sites": results}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     DOC_TABLE.write_text(markdown(out))
