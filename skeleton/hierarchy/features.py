@@ -50,6 +50,14 @@ INSIDE_SHARE = 0.9
 #: smaller of two, listings of more (each comparison reads the smaller listing once)
 INSIDE_MIN = 3
 INSIDE_MAX = 2000
+#: at most this many candidates of a child are compared, those with the smallest
+#: listings (the crawl keeps ``offers.MAX_OFFERS`` = 24 offers per child): at most
+#: ``INSIDE_CANDIDATES ** 2`` tests per child, whatever the number of candidates
+INSIDE_CANDIDATES = 24
+#: the caches of tests and of listings are emptied past these sizes, so that memory
+#: stays flat on a large crawl (siblings, resolved one after the other, share pairs)
+INSIDE_CACHE_PAIRS = 200_000
+INSIDE_CACHE_SETS = 2_000
 
 
 def _log(x: float) -> float:
@@ -201,10 +209,30 @@ class EdgeRows:
             if INSIDE_MIN <= len(a) < len(b) and len(a) <= INSIDE_MAX:
                 big = self._sets.get(large)
                 if big is None:
+                    if len(self._sets) >= INSIDE_CACHE_SETS:
+                        self._sets.clear()
                     big = self._sets[large] = frozenset(b)
                 found = sum(1 for u in a if u in big) >= INSIDE_SHARE * len(a)
+            if len(self._inside) >= INSIDE_CACHE_PAIRS:
+                self._inside.clear()
             self._inside[key] = found
         return found
+
+    def nesting(self, cands: Sequence[str], offered: Mapping[str, Sequence[Any]]) -> tuple[set[str], set[str]]:
+        """(coarser, finer): the candidates whose listing holds another candidate's, and
+        those whose listing lies inside another's, among the ``INSIDE_CANDIDATES``
+        offering candidates with the smallest listings."""
+        graph = self.graph
+        listing = sorted((p for p in cands if offered[p]), key=lambda p: (len(graph.get(p, ())), p))
+        listing = listing[:INSIDE_CANDIDATES]
+        coarser: set[str] = set()
+        finer: set[str] = set()
+        for i, small in enumerate(listing):
+            for large in listing[i + 1:]:
+                if self.inside(small, large):
+                    coarser.add(large)
+                    finer.add(small)
+        return coarser, finer
 
     def _edges(self, child: str) -> dict[str, list[OfferFacts]]:
         """The candidate parents of ``child`` and their offers (none for a parent the
@@ -262,7 +290,7 @@ class EdgeRows:
             named = {folded.get(u, u) for u in _named(facts)}
             named_cands = named & set(cands)
             folder_parent = self.folder.get(child)
-            listing = [p for p in cands if by_parent[p]]
+            coarser, finer = self.nesting(cands, by_parent)
             rows = []
             for parent, parent_dist in zip(cands, dists):
                 offered = by_parent[parent]
@@ -304,8 +332,8 @@ class EdgeRows:
                     float(bool(offered)),
                     float(parent == folder_parent),
                     self.folder_agree,
-                    float(any(self.inside(q, parent) for q in listing if q != parent)),
-                    float(any(self.inside(parent, q) for q in listing if q != parent)),
+                    float(parent in coarser),
+                    float(parent in finer),
                 ])
             self.offers.pop(child, None)
             pages[child] = None
