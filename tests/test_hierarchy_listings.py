@@ -52,6 +52,8 @@ def test_a_pager_word_joined_to_the_number_is_a_page_of_the_listing():
     assert is_pager_link(B, B + "page2/", "Older posts")
     # a word that is no pager word joined to a number is another page
     assert not same_listing(B + "a/", B + "a/top2/")
+    # a bare "p" with a number names an item as often as a page
+    assert not is_pager_link(B + "p1.html", B + "p2.html", "Page 2")
     assert not is_pager_link(B + "docs/", B + "docs/part2/", "Next")
 
 

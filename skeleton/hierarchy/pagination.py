@@ -53,8 +53,9 @@ PAGER_WORDS = frozenset({
     "次へ", "前へ", "下一页", "上一页", "首页", "末页", "다음", "이전",
     "entries", "posts", "articles", "results", "»", "«",
 })
-#: words that, joined to a number, make a pager's path segment (``page2``, ``p3``)
-_SEGMENT_WORDS = frozenset({"page", "p", "seite", "pagina", "página", "strona", "pg"})
+#: words that, joined to a number, make a pager's path segment (``page2``, ``seite-3``;
+#: not a bare ``p``: ``p12.html`` is as often an item as a page)
+_SEGMENT_WORDS = frozenset({"page", "seite", "pagina", "página", "strona"})
 #: a pager link's text has at most this many words
 PAGER_MAX_WORDS = 4
 #: a page number is at most this many digits (a four-digit "2023" is a year, not a page)
@@ -65,7 +66,7 @@ _NUMBER = re.compile(rf"^\d{{1,{PAGE_NUMBER_DIGITS}}}$")
 _ARROWS = re.compile(r"^[\s<>«»‹›←→↞↠⇐⇒⇠⇢⟨⟩〈〉⟪⟫≪≫⏮⏭⏪⏩◀▶◁▷|.…·:-]+$")
 _WORD = re.compile(r"[^\W\d_]+|[«»]", re.UNICODE)
 #: a last path segment that is a pager word and a page number (``page2``, ``page-3``,
-#: ``seite_4.html``, ``p5``): jekyll-paginate's ``/page2/``, and others of its kind
+#: ``seite_4.html``): jekyll-paginate's ``/page2/``, and others of its kind
 _WORD_NUMBER = re.compile(rf"^([^\W\d_]+)[-_]?\d{{1,{PAGE_NUMBER_DIGITS}}}(?:\.html?)?$")
 #: a page number in a path: a run of at most ``PAGE_NUMBER_DIGITS`` digits (``/2024/`` is a year)
 _DIGITS = re.compile(rf"[-_.]?(?<!\d)\d{{1,{PAGE_NUMBER_DIGITS}}}(?!\d)")
@@ -125,7 +126,7 @@ def listing_keys(url: str) -> frozenset[str]:
 
 
 def _pager_segment(segment: str) -> bool:
-    """Is a path segment a pager word joined to a page number (``page2``, ``p3``)?"""
+    """Is a path segment a pager word joined to a page number (``page2``, ``seite-3``)?"""
     match = _WORD_NUMBER.match(segment)
     return match is not None and match.group(1).casefold() in _SEGMENT_WORDS
 
