@@ -159,7 +159,7 @@ FILED_LABELS = frozenset({
     "рубрика", "категория", "категории", "в",
 })
 #: a label's link: the first element of its parent, with text before it
-LABELLED_XPATH = "//a[@href][not(preceding-sibling::*)][normalize-space(../text()[1])]"
+LABELLED_XPATH = "//a[@href][not(preceding-sibling::*[1])][normalize-space(../text()[1])]"
 #: words allowed after a labelled link in its element ("In <a>DevOps</a>.", "in <a>A</a> and")
 FILED_TAIL_WORDS = 1
 #: Pre-check word -> the XPath substring finding it in a class whatever the case of

@@ -131,7 +131,7 @@ _BYLINE_CANDIDATES = etree.XPath("//@class[contains(., 'author') or contains(., 
 _CLASS_PARTS = re.compile(r"[-_\s]+")
 _ALL_A = etree.XPath("//a[@href]")
 #: elements whose first child element is a link (a label may stand before it)
-_LINK_FIRST = etree.XPath("//a[@href][not(preceding-sibling::*)]/..")
+_LINK_FIRST = etree.XPath("//a[@href][not(preceding-sibling::*[1])]/..")
 _HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: elements named for assistive technology (WAI-ARIA ``aria-label``/``aria-labelledby``)
