@@ -136,6 +136,9 @@ def main() -> None:
                                       "or farm-loso.json with --unit site)")
     ap.add_argument("--jobs", type=int, default=2, help="SEW trainings run in this many processes")
     ap.add_argument("--write", action="store_true", help="write results/farm.json and docs/farm-results.md")
+    ap.add_argument("--save-models", type=Path, metavar="DIR",
+                    help="save each held-out unit's models as DIR/UNIT.json (SEW fields and edges), "
+                         "for benchmarks/diagnose.py --model")
     args = ap.parse_args()
     origins = {}
     sites, missing = [], []
@@ -186,6 +189,11 @@ def main() -> None:
         crawls = {cs.name: crawl(cs, sew_of[family[cs.name]]) for cs in sites}
         rows = {k: labelled_edges(pages, truth_parents[k], labelled[k].same) for k, pages in crawls.items()}
         edges = {unit: edge_model(unit, rows) for unit in units}
+        if args.save_models:
+            args.save_models.mkdir(parents=True, exist_ok=True)
+            for unit in units:
+                (args.save_models / f"{unit}.json").write_text(
+                    json.dumps({**asdict(sew_of[unit]), "edges": edges[unit]}))
         table = [site_row(cs, crawls[cs.name], edges[family[cs.name]], family, origins, args.no_peers)
                  for cs in scored]
     else:

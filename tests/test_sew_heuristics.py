@@ -340,6 +340,17 @@ def test_index_keeps_a_table_of_contents() -> None:
     assert names(ph_index(links)) == ["A", "B", "C, part", "D"]
 
 
+def test_index_keeps_links_whose_fragment_names_their_page() -> None:
+    # a blog theme links each post's title as /2025/deploy/#deploy: the top of the page
+    links = links_of("""<div><h2><a href="/2025/deploy/#deploy">Deploy</a></h2><h2><a href="/2025/tune/#tune">Tune</a></h2>
+        <h2><a href="/2025/scale.html#scale">Scale</a></h2><h2><a href="/2025/grow/index.html#grow">Grow</a></h2></div>""")
+    assert names(ph_index(links)) == ["Deploy", "Tune", "Scale", "Grow"]
+    # a fragment naming something else in the page is still a deep link
+    deep = links_of("""<div><a href="/2025/deploy/#usage">Deploy</a><a href="/2025/tune/#tune-it">Tune</a>
+        <a href="/2025/scale.html#scale">Scale</a></div>""")
+    assert ph_index(deep) == []
+
+
 def test_index_at_exactly_half_keeps_the_set() -> None:
     links = links_of('<p><a href="a.html#1">A</a><a href="b.html">B</a></p>')
     assert names(ph_index(links)) == ["A", "B"]

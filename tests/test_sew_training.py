@@ -74,6 +74,8 @@ def test_file_fetcher_redirects_as_the_server_does(tmp_path: Path) -> None:
     # /a is redirected to /a/; the clean URL /b is served from b.html, and is its page
     assert redirecting(base + "a") == base + "a/" and redirecting(base + "b") == b"<p>b</p>"
     assert redirecting(base + "a/") == b"<p>a</p>" and redirecting(base + "c") is None
+    # a folder URL never serves the file of its clean name: /b/ is no page (the server's 404)
+    assert redirecting(base + "b/") is None and plain(base + "b/") is None
     assert redirecting.same(base + "b") == base + "b.html" and redirecting.same(base + "a/") == base + "a/"
     # FINDSKELETON records a redirected page under its target, as the crawl does
     pages = list(find_skeleton(base, redirecting, load_model(None)))

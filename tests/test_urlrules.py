@@ -637,6 +637,19 @@ def test_canonical_out_of_scope_or_trap_is_none(href: str) -> None:
     assert canon(href) is None
 
 
+@pytest.mark.parametrize(("href", "page_url", "expected"), [
+    # a later page of a listing naming its first page (Hugo's pagination): no alias
+    ("http://ex.com/docs/blog/", "http://ex.com/docs/blog/page/2/", None),
+    ("/docs/news.html", "http://ex.com/docs/news.html?page=3", None),
+    ("/docs/cat/", "http://ex.com/docs/cat/page3/", None),
+    # the first page naming a later one, or a page of another listing: still read
+    ("http://ex.com/docs/blog/page/2/", "http://ex.com/docs/blog/", "http://ex.com/docs/blog/page/2/"),
+    ("http://ex.com/docs/other/", "http://ex.com/docs/blog/page/2/", "http://ex.com/docs/other/"),
+])
+def test_canonical_of_a_later_listing_page(href: str, page_url: str, expected: str | None) -> None:
+    assert canon(href, page_url) == expected
+
+
 def test_canonical_absent_is_none() -> None:
     """No canonical link, or no tree: None."""
     assert canonical_link(page("<p>x</p>"), PAGE, BASE) is None

@@ -35,7 +35,7 @@ from urllib.parse import parse_qsl
 from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.sew.urls import split_url
 
-__all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_pager_link", "is_pager_text",
+__all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_later_page", "is_pager_link", "is_pager_text",
            "listing_heads", "listing_keys", "pager_heads", "same_listing"]
 
 #: ``rel`` values of a pager link
@@ -134,6 +134,13 @@ def _pager_segment(segment: str) -> bool:
 def same_listing(a: str, b: str) -> bool:
     """Are ``a`` and ``b`` two different pages of one listing (:func:`listing_keys`)?"""
     return a != b and bool(listing_keys(a) & listing_keys(b))
+
+
+def is_later_page(page_url: str, first: str) -> bool:
+    """Is ``page_url`` a later page of the listing whose first page is ``first``: two
+    pages of one listing (:func:`same_listing`), ``page_url`` carrying its page number
+    as pagers do (``/page/2/``, ``?page=2``) and ``first`` none?"""
+    return same_listing(page_url, first) and _paged_url(page_url) and not _paged_url(first)
 
 
 def _numbered(text: str) -> bool:

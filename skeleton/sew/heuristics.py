@@ -49,6 +49,9 @@ fev
 _DATE_TOKEN = re.compile(r"[^\W_]+")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
+#: the file names that stand for their folder (``a/index.html`` is ``a/``)
+INDEX_FILES = frozenset({"index.html", "index.htm", "index.php", "default.htm", "default.aspx"})
+
 #: DisDiff never splits at a gap of fewer link numbers than this.
 DISDIFF_MIN_GAP = 4
 
@@ -77,10 +80,23 @@ def ph_index(links: Sequence[LinkNode]) -> list[LinkNode]:
     redundant = 0
     for link in links:
         target = link.url or link.href
-        if "#" in link.href or target in seen:
+        if (("#" in link.href and not _names_its_page(link.href)) or target in seen):
             redundant += 1
         seen.add(target)
     return [] if redundant > INDEX_REDUNDANCY * len(links) else list(links)
+
+
+def _names_its_page(href: str) -> bool:
+    """Does the fragment of ``href`` name the page itself, its last path segment
+    without an extension (``2025/deploy/#deploy``, ``deploy.html#deploy``, as
+    blog themes link a post's title)? Such a link leads to the top of the page, not
+    into its middle."""
+    path, _, fragment = href.partition("#")
+    path = path.split("?", 1)[0].rstrip("/")
+    segment = path.rsplit("/", 1)[-1]
+    if segment.lower() in INDEX_FILES:
+        segment = path.rsplit("/", 2)[-2] if path.count("/") >= 1 else ""
+    return bool(fragment) and fragment.lower() == segment.split(".", 1)[0].lower()
 
 
 def is_date_name(sec_name: str) -> bool:
@@ -122,8 +138,10 @@ def ph_date(links: Sequence[LinkNode]) -> list[LinkNode]:
 def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
     """DeepLink (beyond the paper): drop links into the middle of another page
     (``page.html#section``). Navigation leads to pages; deep links come from
-    indexes, glossaries and "see also" notes, and would hang pages from them."""
-    return [link for link in links if "#" not in link.href or link.href.startswith("#")]
+    indexes, glossaries and "see also" notes, and would hang pages from them. A
+    fragment that names its page (:func:`_names_its_page`) leads to its top."""
+    return [link for link in links
+            if "#" not in link.href or link.href.startswith("#") or _names_its_page(link.href)]
 
 
 def ph_anchor(links: Sequence[LinkNode], rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:

@@ -135,7 +135,8 @@ def file_fetcher(site_dir: str | Path, redirects: bool = False) -> Callable[[str
             if redirects and parts.path and not parts.path.endswith("/"):
                 return urlunsplit((parts.scheme, parts.netloc, parts.path + "/", parts.query, ""))
             target = target / "index.html"
-        elif redirects and not target.exists() and target.with_name(target.name + ".html").is_file():
+        elif (redirects and not parts.path.endswith("/") and not target.exists()
+              and target.with_name(target.name + ".html").is_file()):
             target = target.with_name(target.name + ".html")  # a clean URL, served as the file
         if parts.query:
             with_query = target.with_name(f"{target.name}@{parts.query}")

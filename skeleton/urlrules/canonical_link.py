@@ -15,6 +15,10 @@ crawl's site: the page's own URL becomes an alias of it (like a redirect,
   looks like a trap, or names the crawl's **home page** for another page (a
   template that gives every page the home page's canonical would fold the whole
   site into one node);
+* it is ignored on a **later page of a listing** that names the listing's first page
+  (Hugo's and other themes' pagination pages ``/blog/page/2/`` declare ``/blog/``):
+  the page is no copy of the first, its items are the listing's too, and the
+  pagination rules fold it into its head (:mod:`skeleton.hierarchy.pagination`);
 * only the first ``<link rel="canonical">`` counts; ``<a rel="canonical">`` is no
   declaration.
 """
@@ -24,6 +28,7 @@ from urllib.parse import urlunsplit
 
 from lxml import etree
 
+from skeleton.hierarchy.pagination import is_later_page
 from skeleton.sew.urls import canonical, in_scope, resolve, split_url, trap_reason
 
 __all__ = ["CANONICAL_XPATH", "canonical_link"]
@@ -69,5 +74,7 @@ def canonical_link(root: etree._Element | None, page_url: str, base_url: str,
         return None
     home = canonical(base_url) or base_url
     if url == home and page != home:
+        return None
+    if is_later_page(page, url):
         return None
     return url
