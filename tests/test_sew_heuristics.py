@@ -5,7 +5,7 @@ import pytest
 
 from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets, prune_link_set, shallow_positions
 from skeleton.sew.dom import parse_html
-from skeleton.sew.heuristics import (DATE_SHARE, DISDIFF_MIN_GAP, MAX_DATE_NAME, INDEX_REDUNDANCY, is_date_name, jaccard, ph_date, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
+from skeleton.sew.heuristics import (DATE_SHARE, ph_buttons, DISDIFF_MIN_GAP, MAX_DATE_NAME, INDEX_REDUNDANCY, is_date_name, jaccard, ph_date, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
                                      ph_link_set_dup, ph_max_num_word, ph_style)
 from skeleton.sew.links import LinkNode, extract_links
 from skeleton.sew.urls import URLType
@@ -401,3 +401,25 @@ def test_date_archive_is_no_candidate() -> None:
         <li><a href="/2024/01/">January 2024</a></li></ul></aside>"""
     sets = gen_candidate_link_sets(links_of(body), CandidateParams(1, 100, 17, 3.0, 0.8), [])
     assert [names(s) for s in sets] == [["Travel", "Food", "Garden"]]
+
+
+# --- Buttons (beyond the paper) -----------------------------------------------
+
+def test_buttons_drops_pseudo_links_beside_page_links() -> None:
+    # a theme's colour toggle in its menu: javascript: is no entry of the menu
+    links = links_of("""<ul><li><a href="/">Home</a></li><li><a href="/archives/">Archives</a></li>
+        <li><a href="/about/">About</a></li><li><a href="javascript:;"><i class="icon"></i></a></li></ul>""")
+    assert names(ph_buttons(links)) == ["Home", "Archives", "About"]
+    # pseudo-links with words stay (prose, a footer's mailto: "Contact")
+    mails = links_of('<p><a href="/a.html">A</a><a href="mailto:b@ex.com">B</a><a href="javascript:go()">Go</a></p>')
+    assert names(ph_buttons(mails)) == ["A", "B", "Go"]
+
+
+def test_a_menu_with_a_toggle_button_is_a_candidate() -> None:
+    from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets
+    from skeleton.sew.features import FEATURES, link_set_features
+    links = links_of("""<nav><a href="/">Home</a><a href="/archives/">Archives</a><a href="/tags/">Tags</a>
+        <a href="/about/">About</a><a href="javascript:;" aria-label="Colour"><i></i></a></nav>""")
+    (menu,) = gen_candidate_link_sets(links, CandidateParams(1, 1000, 4.0, 3.0, 0.8))
+    assert [link.sec_name for link in menu] == ["Home", "Archives", "Tags", "About"]
+    assert link_set_features(menu, "http://ex.com/", "http://ex.com/")[FEATURES.index("VarURLNumDir")] < 1

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from .heuristics import (ph_anchor, ph_date, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
+from .heuristics import (ph_anchor, ph_buttons, ph_date, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
 from .links import LinkNode
 
@@ -81,15 +81,15 @@ def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
 def prune_link_set(links: Sequence[LinkNode], params: CandidateParams,
                    known: Iterable[set[str]], positions: Sequence[int] | None = None,
                    rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
-    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after Index and
-    DeepLink, with Date before MaxNumWord. ``positions`` (indexed by link number)
+    """PRUNELINKSET (Figure 2, lines 26-33), in the paper's order, after Index,
+    DeepLink and Buttons, with Date before MaxNumWord. ``positions`` (indexed by link number)
     are the distances DisDiff measures.
 
     The links Anchor and Style leave out, and the part DisDiff cuts off, are
     appended to ``rest`` when it is given, each as a set of its own: Figure 2
     removes from AllLinks only the links of the pruned set (line 17), so the others
     are grouped and pruned again in a later round."""
-    kept = ph_link_dup(ph_anchor(ph_deep_link(ph_index(links)), rest))
+    kept = ph_link_dup(ph_anchor(ph_buttons(ph_deep_link(ph_index(links))), rest))
     kept = ph_style(kept, rest)
     first = ph_dis_diff(kept, params.disdiff_z,
                         [positions[link.number] for link in kept] if positions else None)

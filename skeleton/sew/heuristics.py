@@ -12,10 +12,11 @@ from math import sqrt
 from statistics import fmean
 
 from .links import LinkNode
+from .urls import URLType
 
 __all__ = [
     "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "MAX_DATE_NAME", "is_date_name",
-    "ph_index", "ph_date", "ph_deep_link", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
+    "ph_index", "ph_date", "ph_deep_link", "ph_buttons", "ph_anchor", "ph_link_dup", "ph_style", "ph_dis_diff",
     "ph_max_num_word", "ph_link_set_dup", "jaccard",
 ]
 
@@ -142,6 +143,17 @@ def ph_deep_link(links: Sequence[LinkNode]) -> list[LinkNode]:
     fragment that names its page (:func:`_names_its_page`) leads to its top."""
     return [link for link in links
             if "#" not in link.href or link.href.startswith("#") or _names_its_page(link.href)]
+
+
+def ph_buttons(links: Sequence[LinkNode]) -> list[LinkNode]:
+    """Buttons (beyond the paper): drop the icon buttons of a set that also has
+    links to pages: pseudo-links (``javascript:``, ``mailto:``: URL type *other*)
+    without a SecName. A menu's colour toggle or search icon is no entry of it, and
+    its ``OTHER_NUM_DIR`` levels would make the whole menu's VarURLNumDir absurd. A
+    pseudo-link with words ("live ticker", "Contact" as ``mailto:``) stays: it
+    marks prose and footers, which are no navigation."""
+    kept = [link for link in links if link.url_type is not URLType.OTHER or link.sec_name.strip()]
+    return kept if kept else list(links)
 
 
 def ph_anchor(links: Sequence[LinkNode], rest: list[list[LinkNode]] | None = None) -> list[LinkNode]:
