@@ -1,10 +1,14 @@
-"""CSV feed exporter that writes list and dict fields (``nav_links``) as JSON."""
+"""CSV feed exporter that writes list and dict fields (``nav_links``) as JSON and
+every text cell through :func:`skeleton.exports.safe.csv_cell` (no control
+character, never the start of a formula); numbers and flags are written as they are."""
 from __future__ import annotations
 
 import json
 from typing import Any
 
 from scrapy import exporters
+
+from skeleton.exports.safe import csv_cell
 
 __all__ = ["CsvItemExporter"]
 
@@ -15,4 +19,5 @@ class CsvItemExporter(exporters.CsvItemExporter):
     def serialize_field(self, field: Any, name: str, value: Any) -> Any:
         if isinstance(value, (list, dict)):
             value = json.dumps(value, ensure_ascii=False, sort_keys=True)
-        return super().serialize_field(field, name, value)
+        value = super().serialize_field(field, name, value)
+        return csv_cell(value) if isinstance(value, str) else value

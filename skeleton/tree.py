@@ -8,6 +8,11 @@ A page that failed for good (record ``reason`` ``failed``, its ``status`` an HTT
 status code or an error kind) is a broken node: ``"broken": true`` and its
 ``"status"`` in JSON, ``[failed STATUS]`` after its URL in the outline, its status
 in the CSV column ``status`` (empty for the pages fetched).
+
+Both renderings are safe for their readers (:mod:`skeleton.exports.safe`): the
+outline has no control character and one line per page; the CSV's text cells
+(``TEXT_COLUMNS``) have no control character but tab and line breaks and never
+start as a formula (a leading ``'``); its numbers are written as they are.
 """
 from __future__ import annotations
 
@@ -16,12 +21,15 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
+from skeleton.exports.safe import csv_cell, text_line
 from skeleton.hierarchy.resolve import FAILED_REASON
 
-__all__ = ["CSV_COLUMNS", "build_tree", "failed_status", "render_csv", "render_text", "tree_rows"]
+__all__ = ["CSV_COLUMNS", "TEXT_COLUMNS", "build_tree", "failed_status", "render_csv", "render_text", "tree_rows"]
 
 #: the columns of the CSV export, one row per page of the tree
 CSV_COLUMNS = ("url", "title", "parent", "depth", "children", "is_navigation", "status")
+#: the columns holding text (neutralised by ``csv_cell``); the others are numbers and flags
+TEXT_COLUMNS = frozenset({"url", "title", "parent", "status"})
 
 
 def failed_status(record: Any) -> str | None:
@@ -71,16 +79,16 @@ def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
 
 def render_text(tree: Mapping[str, Any] | None, indent: str = "  ") -> str:
     """An outline, one page a line: ``title <url>``, indented by depth, and
-    `` [failed STATUS]`` for a broken page."""
+    `` [failed STATUS]`` for a broken page (every text through ``text_line``)."""
     if tree is None:
         return ""
     lines = []
     stack = [(tree, 0)]
     while stack:
         entry, level = stack.pop()
-        title = entry.get("title") or "(untitled)"
-        mark = f" [failed {entry.get('status') or 'error'}]" if entry.get("broken") else ""
-        lines.append(f"{indent * level}{title} <{entry['url']}>{mark}")
+        title = text_line(str(entry.get("title") or "")) or "(untitled)"
+        mark = f" [failed {text_line(str(entry.get('status') or 'error'))}]" if entry.get("broken") else ""
+        lines.append(f"{indent * level}{title} <{text_line(entry['url'])}>{mark}")
         stack.extend((child, level + 1) for child in reversed(entry.get("children", [])))
     return "\n".join(lines) + "\n"
 
@@ -102,9 +110,11 @@ def tree_rows(tree: Mapping[str, Any] | None,
 
 
 def render_csv(tree: Mapping[str, Any] | None, pages: Mapping[str, Mapping[str, Any]]) -> str:
-    """The tree as CSV with a header line (``CSV_COLUMNS``)."""
+    """The tree as CSV with a header line (``CSV_COLUMNS``), the ``TEXT_COLUMNS``
+    through ``csv_cell``."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(tree_rows(tree, pages))
+    writer.writerows({key: csv_cell(str(value)) if key in TEXT_COLUMNS else value for key, value in row.items()}
+                     for row in tree_rows(tree, pages))
     return out.getvalue()

@@ -6,22 +6,31 @@ A page's parent is chosen once the crawl is done, so the items a crawl exports c
 tree, so the feed, ``scrapy tree`` and every export give every page the same parent.
 A page that is no node of the tree (a later page of a listing, a view, an alias of
 another page) keeps null. Pure: files in, files out (written atomically).
+
+A CSV feed is rewritten safe for spreadsheets: a cell that is a plain number
+(``depth``, ``found_depth``, ``confidence``) is kept, every other cell goes through
+:func:`~skeleton.exports.safe.csv_cell` (which leaves the cells the feed exporter
+already neutralised as they are).
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from skeleton.exports.safe import csv_cell
 from skeleton.output import write_atomic
 
 __all__ = ["FEED_FORMATS", "tree_positions", "fill_feed"]
 
 #: Scrapy feed formats this fills (others are left as written)
 FEED_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "json", "csv"})
+#: a CSV cell kept as it is when rewriting a feed: a plain decimal number
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
 def tree_positions(root: str, edges: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str | None, int]]:
@@ -42,6 +51,15 @@ def _filled(item: dict[str, Any], positions: Mapping[str, tuple[str | None, int]
         if "depth" in item:
             item["depth"] = depth
     return item
+
+
+def _csv_value(value: Any) -> Any:
+    """A cell of a rewritten CSV feed: numbers as they are, any other text through ``csv_cell``."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or _NUMBER.fullmatch(value):
+        return value
+    return csv_cell(value)
 
 
 def _json_lines(path: Path, positions: Mapping[str, tuple[str | None, int]]) -> Iterator[str]:
@@ -71,12 +89,14 @@ def fill_feed(path: str | Path, fmt: str, positions: Mapping[str, tuple[str | No
         with path.open(encoding="utf-8", newline="") as handle:
             reader = csv.DictReader(handle)
             fields = list(reader.fieldnames or [])
-            rows = [_filled(dict(row), {url: (parent or "", depth) for url, (parent, depth) in positions.items()})
-                    for row in reader]
+            # a URL as the feed exporter wrote it (through csv_cell) or as it is
+            written = {key: (parent or "", depth) for url, (parent, depth) in positions.items()
+                       for key in (csv_cell(url), url)}
+            rows = [_filled(dict(row), written) for row in reader]
         nodes = sum(row.get("depth") not in (None, "") for row in rows)
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\r\n")
         writer.writeheader()
-        writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in rows)
+        writer.writerows({k: _csv_value(v) for k, v in row.items()} for row in rows)
         write_atomic(path, out.getvalue())
     return nodes
