@@ -7,7 +7,10 @@ each node with its title, URL, depth and child count; a node with children opens
 and closes on a click of its toggle; broken pages are marked with their status.
 The search box keeps the nodes whose title or URL contains the text (case-insensitive)
 and their ancestors, opened. Works in any current browser; nodes are built when
-their parent opens, so a tree of 100,000 pages stays usable.
+their parent opens, so a tree of 100,000 pages stays usable. Titles, URLs and
+statuses go through :func:`~skeleton.exports.safe.xml_text` (no character the page
+cannot hold, no lone surrogate that UTF-8 cannot write); the script shows them as
+text (``textContent``), never as markup.
 
 Element ids and classes the page keeps stable (the browser test relies on them):
 ``#search``, ``#summary``, ``#tree``, ``li.node`` (``data-url``), ``.toggle``,
@@ -21,18 +24,25 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from skeleton.exports.safe import xml_text
+
 __all__ = ["to_html", "depth_counts"]
+
+
+def _entry(node: Mapping[str, Any]) -> list[Any]:
+    return [xml_text(str(node["url"])), xml_text(str(node.get("title") or "")),
+            xml_text(str(node.get("status") or "")), []]
 
 
 def _compact(node: Mapping[str, Any]) -> list[Any]:
     """``[url, title, status or "", children]``: the tree in few bytes."""
     stack: list[tuple[Mapping[str, Any], list[Any]]] = []
-    top: list[Any] = [node["url"], node.get("title") or "", node.get("status") or "", []]
+    top: list[Any] = _entry(node)
     stack.append((node, top))
     while stack:
         source, target = stack.pop()
         for child in source.get("children", ()):
-            entry = [child["url"], child.get("title") or "", child.get("status") or "", []]
+            entry = _entry(child)
             target[3].append(entry)
             stack.append((child, entry))
     return top
@@ -56,7 +66,7 @@ def to_html(tree: Mapping[str, Any] | None, crawl: str = "") -> str:
     title = f"Skeleton of {tree['url']}" if tree is not None else "Empty skeleton"
     if crawl:
         title += f" (crawl {crawl})"
-    return _PAGE.replace("__TITLE__", html.escape(title)).replace("__DATA__", data)
+    return _PAGE.replace("__TITLE__", html.escape(xml_text(title))).replace("__DATA__", data)
 
 
 _PAGE = """<!DOCTYPE html>

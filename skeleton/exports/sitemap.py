@@ -6,7 +6,10 @@ Every page of the tree that was fetched (broken pages are left out) is one
 sitemap index that lists them (:func:`sitemap_files`). The protocol wants the
 index to name its sitemaps by absolute URL, and a sitemap to list only URLs at or
 below its own folder: the parts are named as files next to the index, at the
-crawl's base folder (where every page of the tree is).
+crawl's base folder (where every page of the tree is). A URL holding a control
+character, a line break or a character XML 1.0 forbids (one that
+:func:`~skeleton.exports.safe.text_line` would change) is left out: no URL has one
+(Scrapy percent-encodes them), and dropping it would list another URL.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from typing import Any
 from urllib.parse import urljoin
 from xml.sax.saxutils import escape
 
+from skeleton.exports.safe import text_line, xml_text
 from skeleton.tree import tree_rows
 
 __all__ = ["NAMESPACE", "MAX_URLS", "MAX_BYTES", "sitemap_urls", "render_sitemaps", "render_index",
@@ -31,11 +35,17 @@ _HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NAMESPACE}">\n
 _TAIL = "</urlset>\n"
 
 
+def _loc(url: str) -> str:
+    """``url`` as the text of a ``<loc>``: escaped, without what XML cannot hold, a
+    carriage return as a reference (a parser would read it as a line feed)."""
+    return escape(xml_text(url), {"\r": "&#13;"})
+
+
 def sitemap_urls(tree: Mapping[str, Any] | None, pages: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """The URLs of the tree's fetched pages, in outline order (broken pages and
-    URLs the schema refuses by length are left out)."""
+    """The URLs of the tree's fetched pages, in outline order (broken pages, URLs
+    the schema refuses by length and URLs with a control character are left out)."""
     return [row["url"] for row in tree_rows(tree, pages)
-            if not row["status"] and MIN_LOC <= len(row["url"]) <= MAX_LOC]
+            if not row["status"] and MIN_LOC <= len(row["url"]) <= MAX_LOC and text_line(row["url"]) == row["url"]]
 
 
 def render_sitemaps(urls: Iterable[str], max_urls: int = MAX_URLS, max_bytes: int = MAX_BYTES) -> list[str]:
@@ -45,7 +55,7 @@ def render_sitemaps(urls: Iterable[str], max_urls: int = MAX_URLS, max_bytes: in
     entries: list[str] = []
     size = len(_HEAD) + len(_TAIL)
     for url in urls:
-        entry = f"  <url><loc>{escape(url)}</loc></url>\n"
+        entry = f"  <url><loc>{_loc(url)}</loc></url>\n"
         grown = size + len(entry.encode("utf-8"))
         if entries and (len(entries) >= max_urls or grown > max_bytes):
             documents.append(_HEAD + "".join(entries) + _TAIL)
@@ -58,7 +68,7 @@ def render_sitemaps(urls: Iterable[str], max_urls: int = MAX_URLS, max_bytes: in
 
 def render_index(locations: Iterable[str]) -> str:
     """A sitemap index listing the sitemaps at ``locations`` (absolute URLs)."""
-    body = "".join(f"  <sitemap><loc>{escape(loc)}</loc></sitemap>\n" for loc in locations)
+    body = "".join(f"  <sitemap><loc>{_loc(loc)}</loc></sitemap>\n" for loc in locations)
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{NAMESPACE}">\n'
             f"{body}</sitemapindex>\n")
 
