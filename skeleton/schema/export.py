@@ -18,6 +18,8 @@ import json
 
 import networkx as nx
 
+from skeleton.exports.safe import xml_text
+
 from .site import SiteSchema
 
 __all__ = ["GRAPHML_NS", "schema_graph", "to_graphml", "to_json"]
@@ -27,10 +29,7 @@ GRAPHML_NS = "http://graphml.graphdrawing.org/xmlns"
 
 def _clean(text: object) -> str:
     """``text`` as a string without the characters XML 1.0 cannot hold (``None`` is '')."""
-    if text is None:
-        return ""
-    return "".join(c for c in str(text) if c in "\t\n\r" or (" " <= c <= "\ud7ff")
-                   or ("\ue000" <= c <= "\ufffd") or c >= "\U00010000")
+    return "" if text is None else xml_text(str(text))
 
 
 def schema_graph(schema: SiteSchema) -> nx.MultiDiGraph:
