@@ -1,5 +1,5 @@
 """Every setting the crawl reads is checked before it starts (skeleton.setting_types):
-the validator's table."""
+the validator's table, and ``scrapy crawl`` ending with one error line, exit code 2."""
 from __future__ import annotations
 
 import logging
@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import FAST, ROOT
+from helpers import FAST, ROOT, run_scrapy
 from scrapy.settings import Settings
 
 from skeleton.setting_types import (SCRAPY_SETTING_TYPES, Kind, SettingType, SettingTypeError,
@@ -111,3 +111,24 @@ def test_a_secret_value_is_never_shown() -> None:
     message = str(raised.value)
     assert "setting SKELETON_API_TOKEN must be a number, not its value (hidden)" in message
     assert "REDIS_URL" in message and "t0k3n" not in message and "hunter2" not in message
+
+
+@pytest.mark.parametrize(("name", "bad", "expected", "good"), [
+    ("CONCURRENT_REQUESTS", "abc", "an integer >= 1", "8"),
+    ("DOWNLOAD_TIMEOUT", "-1", "a number > 0", "30"),
+    ("ROBOTSTXT_OBEY", "maybe", "a boolean (True/False, 1/0)", "false"),
+    ("LOG_LEVEL", "LOUD", "one of CRITICAL, ERROR, WARNING, INFO, DEBUG", "WARNING"),
+])
+def test_scrapy_crawl_with_a_wrong_setting_is_one_error_line(tmp_path: Path, name: str, bad: str,
+                                                             expected: str, good: str) -> None:
+    done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-s", f"{name}={bad}"], tmp_path)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    assert errors == [f"__main__.py: error: setting {name} must be {expected}, not {bad!r}"], done.stderr[-2000:]
+    assert not (tmp_path / ".skeleton-data").exists()  # stopped before Redis was touched
+    # the valid value passes the check: the crawl goes on to check its arguments
+    done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-a", "depth=x",
+                       "-s", f"{name}={good}"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "error: depth must be an integer" in done.stderr and "error: setting" not in done.stderr
