@@ -13,7 +13,7 @@ expected; ``scrapy crawl`` prints it as its error line, exit code 2
 
 The table (:func:`setting_types`) is :data:`SCRAPY_SETTING_TYPES`, Scrapy's
 settings the crawl reads, and the project's ``SKELETON_*`` settings whose
-default in :mod:`skeleton.settings` is a boolean or an integer (plus
+default in :mod:`skeleton.settings` is a boolean or a number (plus
 ``SKELETON_KEEP_PAGES``, a boolean unset by default). A setting that is unset
 (None) is not checked; neither is an empty ``SKELETON_*`` value (read as unset).
 The value of a setting whose name suggests a secret is never shown.
@@ -143,12 +143,12 @@ class ReadableSettings(Protocol):
 def project_setting_types(defaults: Mapping[str, Any],
                           booleans: Iterable[str] = ()) -> dict[str, SettingType]:
     """The ``SKELETON_*`` settings of a settings module's ``defaults`` whose default
-    is a boolean (read with ``getbool``) or an integer (a number), and ``booleans``
+    is a boolean (read with ``getbool``) or a number (``getfloat``), and ``booleans``
     (settings unset by default); an empty value of them is read as unset."""
     types = {name: SettingType(Kind.BOOLEAN if isinstance(value, bool) else Kind.NUMBER,
                                empty_is_unset=True)
              for name, value in defaults.items()
-             if name.startswith(PROJECT_PREFIX) and isinstance(value, (bool, int))}
+             if name.startswith(PROJECT_PREFIX) and isinstance(value, (bool, int, float))}
     types.update({name: SettingType(Kind.BOOLEAN, empty_is_unset=True) for name in booleans})
     return types
 

@@ -87,6 +87,8 @@ def test_a_value_its_reader_reads_in_range_passes(name: str, value: object) -> N
     ("LOG_LEVEL", "20", "one of CRITICAL, ERROR, WARNING, INFO, DEBUG"),
     ("SKELETON_KEEP_PAGES", "maybe", "a boolean (True/False, 1/0)"),
     ("SKELETON_ENTROPY_MAX_TERMS", "lots", "a number"),
+    ("SKELETON_LEASE_TIMEOUT", "abc", "a number"),
+    ("SKELETON_PROGRESS_INTERVAL", "often", "a number"),
 ])
 def test_a_value_its_reader_cannot_read_or_out_of_range_is_named(name: str, value: str, expected: str) -> None:
     assert error(name, value) == f"setting {name} must be {expected}, not {value!r}"
