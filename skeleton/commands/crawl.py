@@ -1,7 +1,9 @@
 """``scrapy crawl``, checking spider arguments, settings and Redis before the crawl starts.
 
-A spider class with a ``check_arguments(**spider_args)`` static method gets its
-``-a`` arguments checked first, settings that would delete keys shared with
+Every setting the crawl reads is checked first, before Scrapy builds its crawler
+process (a type or range it cannot read: :mod:`skeleton.setting_types`). A spider
+class with a ``check_arguments(**spider_args)`` static method gets its ``-a``
+arguments checked next, settings that would delete keys shared with
 other workers are refused (``SCHEDULER_PERSIST=False``; ``SCHEDULER_FLUSH_ON_START``
 while other workers of the crawl are alive), so is a stop-word language with no
 list (``SKELETON_ENTROPY_LANGUAGE``), and the Redis server it will use
@@ -40,8 +42,7 @@ from skeleton.spiders.skeleton import BASE_FAILED_STAT
 from skeleton.commands._recorded import text
 from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
 from skeleton.hierarchy.aliases import final_url
-from skeleton import settings as project_settings
-from skeleton.store.kept import KEEP_SETTING
+from skeleton.setting_types import SettingTypeError, check_setting_types
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
 from skeleton.store.tree import load_hash, stored_aliases
@@ -75,28 +76,6 @@ class OneLine(logging.Filter):
 ONE_LINE_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt",)
 
 
-def check_typed_settings(settings: Any) -> None:
-    """Raise ``ValueError`` naming the setting when a ``SKELETON_*`` setting whose
-    default is a boolean or an integer (``skeleton.settings``), or
-    ``SKELETON_KEEP_PAGES``, holds a value Scrapy cannot read as one: the crawl
-    then stops before it starts, with one error line, instead of a component's
-    traceback when it is built."""
-    typed = {name: value for name, value in vars(project_settings).items()
-             if name.startswith("SKELETON_") and isinstance(value, (bool, int))}
-    typed[KEEP_SETTING] = True
-    for name, default in sorted(typed.items()):
-        if settings.get(name) in (None, ""):
-            continue
-        try:
-            if isinstance(default, bool):
-                settings.getbool(name)
-            else:
-                settings.getfloat(name)
-        except (TypeError, ValueError):
-            kind = "a boolean (True/False, 1/0)" if isinstance(default, bool) else "a number"
-            raise ValueError(f"setting {name} must be {kind}, not {settings.get(name)!r}") from None
-
-
 class Command(crawl.Command):
     #: why the crawl of this command closed (``spider_closed`` reasons)
     reasons: list[str]
@@ -125,6 +104,17 @@ class Command(crawl.Command):
                 return f"the crawl of {base} finished without recording any page"
         return None
 
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Scrapy's options, then every setting the crawl reads is checked
+        (:mod:`skeleton.setting_types`) before Scrapy builds its crawler process,
+        which configures logging from ``LOG_LEVEL``."""
+        super().process_options(args, opts)
+        assert self.settings is not None
+        try:
+            check_setting_types(self.settings)
+        except SettingTypeError as exc:
+            raise UsageError(str(exc), print_help=False) from None
+
     def _closed(self, spider: Any, reason: str) -> None:
         self.reasons.append(reason)
 
@@ -143,7 +133,6 @@ class Command(crawl.Command):
         try:
             check_settings(self.settings)
             configured_stop_words(self.settings)  # an unknown SKELETON_ENTROPY_LANGUAGE
-            check_typed_settings(self.settings)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         crawl_id, base = spider_args.get("crawl"), spider_args.get("base")
