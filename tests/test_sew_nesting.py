@@ -200,3 +200,18 @@ def test_directory_hosts_ignore_the_current_directory_and_above() -> None:
     links = extract_links(parse_html(MENU.encode()), home)
     assert {links[i].sec_name: h.sec_name for i, h in directory_hosts([links], home).items()} == {
         "Installation": "User Guide", "Configuration": "User Guide", "API": "Developer Guide"}
+
+
+def test_directory_hosts_stay_within_one_set() -> None:
+    # a "Topics" drop-down of categories beside a "Tags" entry linking categories/ (the
+    # tags and categories index): two sets; the categories are the page's own
+    home = "http://example.org/"
+    html = """<ul><li><a href="#">Topics</a><div><a href="categories/cat_a/">A</a><a href="categories/cat_b/">B</a>
+        </div></li><li><a href="archive.html">Archive</a></li><li><a href="categories/">Tags</a></li></ul>"""
+    links = extract_links(parse_html(html.encode()), home)
+    topics = [link for link in links if link.sec_name in ("A", "B")]
+    menu = [link for link in links if link.sec_name in ("Archive", "Tags")]
+    assert directory_hosts([topics, menu], home) == {}
+    # in one flat list, the section's index still hosts its pages
+    assert {links[i].sec_name: h.sec_name for i, h in directory_hosts([topics + menu], home).items()} == {
+        "A": "Tags", "B": "Tags"}

@@ -718,6 +718,21 @@ def test_link_skip_reasons_first_reason_wins() -> None:
         "http://ex.com/de/": "skipped/language"}
 
 
+def test_links_to_files_are_not_followed() -> None:
+    """A post's source (``index.md``), a feed, a PDF: files by their extension, never
+    pages of the tree; a page with a dot in a folder name or an .html page is followed."""
+    from skeleton.urlrules.files import is_file_url
+    from skeleton.urlrules.links import link_skip_reasons
+
+    links = [("http://ex.com/posts/x/index.md", "Source"), ("http://ex.com/feeds/all.atom.xml", "Atom"),
+             ("http://ex.com/files/report.PDF?v=2", "Report"), ("http://ex.com/v1.2/", "1.2"),
+             ("http://ex.com/posts/x/", "Post"), ("http://ex.com/a.html", "A")]
+    assert link_skip_reasons(links, parse_html(b"<p>x</p>"), "http://ex.com/", "en") == {
+        "http://ex.com/posts/x/index.md": "skipped/file", "http://ex.com/feeds/all.atom.xml": "skipped/file",
+        "http://ex.com/files/report.PDF?v=2": "skipped/file"}
+    assert not is_file_url("http://ex.com/") and is_file_url("http://ex.com/_sources/intro.rst.txt#l1")
+
+
 def test_a_posts_author_card_links_are_views() -> None:
     """hCard bylines (class "vcard author" in Pelican, "author vcard" in WordPress) link
     author pages: views; the same URL linked elsewhere on the page is not."""

@@ -50,8 +50,8 @@ from functools import lru_cache
 from typing import Any
 
 from lxml import etree
-from scrapy.linkextractors import IGNORED_EXTENSIONS
 
+from ..urlrules.files import FILE_EXTENSIONS, is_file_url
 from ..sew.dom import attribute_text
 from ..sew.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES
@@ -64,9 +64,6 @@ __all__ = [
     "declared_places",
 ]
 
-#: Extensions of files that are no pages, so no place of a page (Scrapy's link
-#: extractor's ``IGNORED_EXTENSIONS`` and the text sources documentation sites link)
-FILE_EXTENSIONS = frozenset(IGNORED_EXTENSIONS) | {"txt", "rst", "md", "json", "xml", "atom", "csv"}
 #: Most URLs one function returns.
 MAX_URLS = 20
 #: Most elements marked as current that ``highlighted_trail`` examines.
@@ -271,10 +268,7 @@ def _absolute(href: str, page_url: str) -> str:
     return url if url and _valid(url) else ""
 
 
-def _is_file(url: str) -> bool:
-    """Does the URL name a file that is no page by its extension (``FILE_EXTENSIONS``)?"""
-    name = url.split("?", 1)[0].rsplit("/", 1)[-1]
-    return "." in name and name.rsplit(".", 1)[1].lower() in FILE_EXTENSIONS
+_is_file = is_file_url  # a file is no place (:mod:`skeleton.urlrules.files`)
 
 
 def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:

@@ -80,18 +80,21 @@ def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> d
     pages (``user-guide/index.html``, ``user-guide/installation.html``, ...) in
     one flat list; the site's URLs say the pages belong to the section. A link
     hangs from the accepted link to the index page of its deepest enclosing
-    directory below the current page's directory (beyond the paper)."""
+    directory below the current page's directory, in the same set (beyond the
+    paper)."""
     here = directory(page_url)
-    indexes: dict[str, LinkNode] = {}
+    out: dict[int, LinkNode] = {}
     for link_set in link_sets:
+        # a set's links hang from an index page of the same set: a separate list (a
+        # "Topics" drop-down of categories beside a "Tags" entry linking categories/)
+        # is the page's own, whatever its URLs' folders
+        indexes: dict[str, LinkNode] = {}
         for link in link_set:
             d = directory_index(link.url) if link.url else None
             if d and d != here and d.startswith(here) and d not in indexes:
                 indexes[d] = link
-    if not indexes:
-        return {}
-    out: dict[int, LinkNode] = {}
-    for link_set in link_sets:
+        if not indexes:
+            continue
         for link in link_set:
             if not link.url:
                 continue

@@ -9,6 +9,7 @@ from lxml import etree
 
 from skeleton.sew.dom import attribute_text
 
+from .files import is_file_url
 from .actions import action_reason, form_only, nofollow_urls, view_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
 
@@ -19,7 +20,8 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
                       language: str | None, skip_actions: bool = True,
                       attributes: str | None = None) -> dict[str, str]:
     """URL -> why the page's link ``(url, text)`` is not followed, from the page
-    itself: ``skipped/language`` (an ``hreflang`` copy in another language than
+    itself: ``skipped/file`` (a file that is no page by its extension,
+    :mod:`.files`), ``skipped/language`` (an ``hreflang`` copy in another language than
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
     ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/action/KIND``
     (URL or text of an action); the last four only with ``skip_actions``. The first
@@ -37,7 +39,9 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     for url, text in links:
         if url in reasons:
             continue
-        if url in copies:
+        if is_file_url(url):
+            reasons[url] = "skipped/file"
+        elif url in copies:
             reasons[url] = "skipped/language"
         elif url in nofollow:
             reasons[url] = "skipped/nofollow"
