@@ -1,7 +1,8 @@
 # One image for the three roles of docker-compose.yml: Scrapyd (the default
-# command), crawl workers (scrapy crawl skeleton ...) and one-off commands
-# (scrapy tree / diff). No secrets in it: REDIS_URL and the Scrapyd credentials
-# come from the environment at run time.
+# command, which refuses to start without SCRAPYD_USERNAME and SCRAPYD_PASSWORD),
+# crawl workers (scrapy crawl skeleton ...) and one-off commands (scrapy tree /
+# diff). No secrets in it: REDIS_URL and the Scrapyd credentials come from the
+# environment at run time.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,11 +19,13 @@ COPY skeleton ./skeleton
 COPY docker/scrapyd.conf /etc/scrapyd/scrapyd.conf
 COPY docker/healthcheck.py /usr/local/bin/scrapyd-healthcheck
 COPY docker/worker /usr/local/bin/skeleton-worker
+COPY docker/scrapyd /usr/local/bin/skeleton-scrapyd
 
 # The user the services run as owns where they write: Scrapyd's folder and the
 # project's data folder (.scrapy, for commands run in /app without REDIS_URL).
 RUN useradd --system --create-home --home-dir /var/lib/scrapyd skeleton \
     && chmod 0755 /usr/local/bin/scrapyd-healthcheck /usr/local/bin/skeleton-worker \
+       /usr/local/bin/skeleton-scrapyd \
     && mkdir -p /app/.scrapy && chown skeleton /app /app/.scrapy
 USER skeleton
 
@@ -30,4 +33,4 @@ EXPOSE 6800
 # Scrapyd runs outside /app, so its jobs import the project from the deployed
 # egg (scrapyd-deploy), never from this copy; the workers run in /app.
 WORKDIR /var/lib/scrapyd
-CMD ["scrapyd"]
+CMD ["skeleton-scrapyd"]

@@ -163,7 +163,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--job-timeout", type=float, default=86400.0,
                         help="with --wait: give up after this many seconds (default: 86400)")
     parser.add_argument("-s", "--setting", action="append", default=[], metavar="NAME=VALUE",
-                        help="Scrapy setting for the job (e.g. REDIS_URL=redis://redis:6379/0)")
+                        help="Scrapy setting for the job (e.g. DOWNLOAD_DELAY=2; a REDIS_URL with a "
+                             "password belongs in Scrapyd's environment)")
     parser.add_argument("-a", "--arg", action="append", default=[], metavar="NAME=VALUE",
                         help="extra spider argument (e.g. depth=3)")
     return parser

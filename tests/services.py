@@ -1,6 +1,7 @@
 """Real services for the deployment tests: a redis-server, a Scrapyd, free ports."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import socket
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.error import URLError
-from urllib.request import urlopen
+from urllib.request import Request, urlopen
 
 import redis
 from helpers import FIXTURES, start_redis_server
@@ -60,9 +61,11 @@ def redis_server(directory: Path) -> Iterator[str]:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    """The environment without anything that points at this checkout or a Redis:
-    what runs here must come from a deployed egg or from explicit settings."""
-    drop = ("PYTHONPATH", "SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT", "REDIS_URL")
+    """The environment without anything that points at this checkout, a Redis or
+    Scrapyd credentials (a shell that sourced .env): what runs here must come from
+    a deployed egg or from explicit settings."""
+    drop = ("PYTHONPATH", "SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT", "REDIS_URL",
+            "SCRAPYD_USERNAME", "SCRAPYD_PASSWORD")
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(extra)
     return env
@@ -83,22 +86,29 @@ max_proc = 2
 
 
 @contextmanager
-def scrapyd_server(directory: Path) -> Iterator[str]:
+def scrapyd_server(directory: Path, auth: tuple[str, str] | None = None) -> Iterator[str]:
     """A real Scrapyd on 127.0.0.1 (a free port), configured by its own
-    ``scrapyd.conf`` in ``directory``; yields its URL."""
+    ``scrapyd.conf`` in ``directory``; yields its URL. With ``auth``, Scrapyd
+    requires these credentials, given as the container gives them:
+    ``SCRAPYD_USERNAME`` and ``SCRAPYD_PASSWORD`` in its environment."""
     directory.mkdir(parents=True, exist_ok=True)
     port = free_port()
     (directory / "scrapyd.conf").write_text(SCRAPYD_CONF.format(port=port, root=directory))
+    env = clean_env(HOME=str(directory))
+    status = Request(f"http://127.0.0.1:{port}/daemonstatus.json")
+    if auth:
+        env.update(SCRAPYD_USERNAME=auth[0], SCRAPYD_PASSWORD=auth[1])
+        token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+        status.add_header("Authorization", f"Basic {token}")
     log = open(directory / "scrapyd.out", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "scrapyd", "--pidfile", ""], cwd=directory,
-                            env=clean_env(HOME=str(directory)), stdout=log,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urlopen(url + "daemonstatus.json", timeout=5) as response:
+                with urlopen(status, timeout=5) as response:
                     if json.loads(response.read()).get("status") == "ok":
                         break
             except (URLError, OSError, ValueError):

@@ -200,6 +200,47 @@ def test_the_container_healthcheck_asks_scrapyd(scrapyd: str) -> None:
         assert done.returncode == status
 
 
+def test_scrapyd_with_the_containers_credentials_requires_them(work: Path) -> None:
+    """Scrapyd as docker-compose.yml runs it: ``SCRAPYD_USERNAME`` and
+    ``SCRAPYD_PASSWORD`` in its environment (Scrapyd 1.6 reads them) guard every
+    endpoint, addversion.json first; the healthcheck, the recrawl client and
+    ``scrapyd-deploy compose`` (scrapy.cfg's target, credentials from the
+    environment) get in with them."""
+    import configparser
+    from urllib.error import HTTPError
+    from urllib.request import urlopen
+
+    user, password = "skeleton", "0123456789abcdef"
+    with scrapyd_server(work / "scrapyd-auth", auth=(user, password)) as url:
+        for endpoint, data in (("daemonstatus.json", None), ("addversion.json", b"project=x&version=1")):
+            with pytest.raises(HTTPError) as refused:
+                urlopen(url + endpoint, data=data, timeout=30)
+            assert refused.value.code == 401
+        with pytest.raises(ScrapydError, match="401"):
+            Scrapyd(url, auth=(user, "wrong")).get("daemonstatus.json")
+        script = str(ROOT / "docker" / "healthcheck.py")
+        health = clean_env(SCRAPYD_HEALTH_URL=url + "daemonstatus.json")
+        for credentials, status in (({}, 1), ({"SCRAPYD_USERNAME": user, "SCRAPYD_PASSWORD": "wrong"}, 1),
+                                    ({"SCRAPYD_USERNAME": user, "SCRAPYD_PASSWORD": password}, 0)):
+            done = subprocess.run([sys.executable, script], env={**health, **credentials}, timeout=60)
+            assert done.returncode == status, credentials
+        # the repository's [deploy:compose] target, pointed at this Scrapyd
+        cfg = configparser.RawConfigParser()
+        cfg.read(ROOT / "scrapy.cfg")
+        target = dict(cfg["deploy:compose"])
+        assert target["username"] == "${SCRAPYD_USERNAME}" and target["password"] == "${SCRAPYD_PASSWORD}"
+        copy = project_copy(work, "deploy-auth")
+        with (copy / "scrapy.cfg").open("a", encoding="utf-8") as out:
+            out.write("\n[deploy:auth]\n" + "".join(
+                f"{key} = {url if key == 'url' else value}\n" for key, value in target.items()))
+        done = subprocess.run([sys.executable, "-m", "scrapyd_client.deploy", "auth", "-v", "1"], cwd=copy,
+                              env=clean_env(SCRAPYD_USERNAME=user, SCRAPYD_PASSWORD=password),
+                              capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0 and '"status": "ok"' in done.stdout, done.stdout + done.stderr[-3000:]
+        assert password not in done.stdout + done.stderr
+        assert Scrapyd(url, auth=(user, password)).get("listprojects.json")["projects"] == [PROJECT]
+
+
 def test_crawl_ids_are_valid_and_sortable() -> None:
     from datetime import datetime, timezone
 
