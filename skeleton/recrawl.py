@@ -25,7 +25,7 @@ from urllib.parse import urlencode, urljoin
 from urllib.request import Request, urlopen
 
 from skeleton.redact import redact_text, redact_url
-from skeleton.store.keys import crawl_id_for, valid_crawl_id
+from skeleton.store.keys import crawl_id_error, crawl_id_for
 
 __all__ = ["ScrapydError", "Scrapyd", "crawl_id", "recrawl", "main"]
 
@@ -105,8 +105,9 @@ def crawl_id(site: str, when: datetime | None = None) -> str:
     """``<site>-<YYYYmmddTHHMMSSZ>``: one crawl id per run, sortable by time."""
     when = (when or datetime.now(timezone.utc)).astimezone(timezone.utc)
     crawl = f"{site}-{when:%Y%m%dT%H%M%SZ}"
-    if not valid_crawl_id(crawl):
-        raise ValueError(f"site {site!r} does not make a valid crawl id")
+    problem = crawl_id_error(crawl)
+    if problem:
+        raise ValueError(f"site {site!r} does not make a valid crawl id: {problem}")
     return crawl
 
 

@@ -72,7 +72,7 @@ from skeleton.middlewares.shared import analysis_failed, html_response, release_
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.store.queue import LEASE_META, request_finished
-from skeleton.store.keys import CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.keys import CrawlKeys, crawl_id_error, crawl_id_for
 from skeleton.store.server import connect, redis_url
 from skeleton.schema.hook import item_sections
 from skeleton.sew.context import Context, decode_context, encode_context
@@ -273,8 +273,9 @@ class SkeletonSpider(scrapy.Spider):
         if menu_n is not None and mode != "sew":
             raise UsageError("template_menu works with mode=sew only")
         crawl = crawl or crawl_id_for(url, mode)
-        if not valid_crawl_id(crawl):
-            raise UsageError(f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-'")
+        problem = crawl_id_error(crawl)
+        if problem:
+            raise UsageError(problem)
         if detector not in CRAWL_DETECTORS:
             raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
         # the block model is loaded only when something uses it: the CHD-HD
