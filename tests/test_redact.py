@@ -15,7 +15,7 @@ from scrapy.utils.test import get_crawler
 
 from skeleton.store import outage
 from skeleton.store.keys import CRAWLS
-from skeleton.recrawl import Scrapyd, ScrapydError
+from skeleton.recrawl import Scrapyd, ScrapydError, main
 from skeleton.redact import redact_text, redact_url
 from skeleton.spiders.skeleton import SkeletonSpider
 
@@ -172,3 +172,14 @@ def test_a_base_url_with_credentials_is_refused_before_anything_is_stored(
     done = run_scrapy(["crawls", "--json", "-s", data], tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     _no_secret(done)
+
+
+@pytest.mark.parametrize("base", [f"http://user:{SECRET}@127.0.0.1:9/", f"http://user:{SECRET}@[::1/"])
+def test_recrawl_refuses_a_base_url_with_credentials_before_scheduling(
+        base: str, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    # a Scrapyd that cannot be reached: scheduling would end with "error: ..." and code 1
+    with pytest.raises(SystemExit) as info:
+        main(["--base", base, "--scrapyd", "http://127.0.0.1:1/", "--count", "1"])
+    message = str(info.value.code)
+    assert message.startswith("error: --base must not contain a user name or password, got 'http://user:***@")
+    assert SECRET not in message + capsys.readouterr().err + caplog.text
