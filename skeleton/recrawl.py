@@ -21,11 +21,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 from urllib.error import URLError
-from urllib.parse import urlencode, urljoin
+from urllib.parse import urlencode, urljoin, urlsplit
 from urllib.request import Request, urlopen
 
 from skeleton.redact import redact_text, redact_url
-from skeleton.store.keys import crawl_id_for, valid_crawl_id
+from skeleton.store.keys import crawl_id_error, crawl_id_for
 
 __all__ = ["ScrapydError", "Scrapyd", "crawl_id", "recrawl", "main"]
 
@@ -105,8 +105,9 @@ def crawl_id(site: str, when: datetime | None = None) -> str:
     """``<site>-<YYYYmmddTHHMMSSZ>``: one crawl id per run, sortable by time."""
     when = (when or datetime.now(timezone.utc)).astimezone(timezone.utc)
     crawl = f"{site}-{when:%Y%m%dT%H%M%SZ}"
-    if not valid_crawl_id(crawl):
-        raise ValueError(f"site {site!r} does not make a valid crawl id")
+    problem = crawl_id_error(crawl)
+    if problem:
+        raise ValueError(f"site {site!r} does not make a valid crawl id: {problem}")
     return crawl
 
 
@@ -127,7 +128,7 @@ def recrawl(client: Scrapyd, base: str, site: str, *, project: str = "skeleton",
             crawl = crawl_id(site)
         jobid = client.schedule(project, SPIDER, crawl, settings,
                                 base=base, crawl=crawl, **dict(spider_args or {}))
-        logger.info("scheduled crawl %s of %s (Scrapyd job %s)", crawl, base, jobid)
+        logger.info("scheduled crawl %s of %s (Scrapyd job %s)", crawl, redact_url(base), jobid)
         crawls.append(crawl)
         if on_scheduled is not None:
             on_scheduled(crawl)
@@ -137,6 +138,15 @@ def recrawl(client: Scrapyd, base: str, site: str, *, project: str = "skeleton",
         if count <= 0 or len(crawls) < count:
             sleep(max(0.0, interval - (time.monotonic() - started)))
     return crawls
+
+
+def _has_userinfo(url: str) -> bool:
+    """Does ``url`` hold a user name or password (``http://user:pw@host/``)? A URL
+    that cannot be split counts as holding one when it has an ``@`` at all."""
+    try:
+        return "@" in urlsplit(url.strip()).netloc
+    except ValueError:
+        return "@" in url
 
 
 def _pairs(values: list[str], what: str) -> dict[str, str]:
@@ -175,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if opts.interval < 0:
         raise SystemExit("error: --interval must not be negative")
+    if _has_userinfo(opts.base):  # the spider refuses it too, after Scrapyd has stored it
+        raise SystemExit(f"error: --base must not contain a user name or password, got "
+                         f"{redact_url(opts.base)!r}: credentials in the start URL are never stored nor sent")
     site = opts.site or crawl_id_for(opts.base)
     user = os.environ.get("SCRAPYD_USERNAME")
     auth = (user, os.environ.get("SCRAPYD_PASSWORD", "")) if user else None

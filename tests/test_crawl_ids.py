@@ -12,7 +12,7 @@ from helpers import FAST, FIXTURES, crawl_in_process, project_settings, run_scra
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skeleton.store.keys import CRAWLS, CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.keys import CRAWLS, MAX_CRAWL_ID, CrawlKeys, crawl_id_error, crawl_id_for, valid_crawl_id
 from skeleton.sew.urls import canonical
 
 #: bases the former default ids mixed up, in groups that shared one id
@@ -151,3 +151,20 @@ def test_scrapy_crawl_refuses_another_base_in_one_line(serve, redis_settings, re
         assert redis_client.lrange(keys.requests, 0, -1) == [b"kept"]
     finally:
         redis_client.srem(CRAWLS, crawl, default.crawl)
+
+
+def test_a_crawl_id_over_the_limit_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    assert MAX_CRAWL_ID == 200 and valid_crawl_id("a" * 200) and crawl_id_error("a" * 200) is None
+    assert crawl_id_error("a" * 201) == "crawl id must be at most 200 characters, got 201"
+    # the other rules keep their own message; a trailing line break is no part of an id
+    for bad in ("a b", ".hidden", "-x", "abc\n"):
+        assert not valid_crawl_id(bad)
+        assert crawl_id_error(bad) == (f"invalid crawl id {bad!r}: use letters, digits, '.', '_', '-', "
+                                       "starting with a letter or a digit")
+    done = run_scrapy(["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-a", "crawl=" + "c" * 250],
+                      tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    assert len(errors) == 1 and errors[0].endswith("error: crawl id must be at most 200 characters, got 250"), \
+        done.stderr
+    assert not (tmp_path / ".skeleton-data").exists()  # refused before Redis

@@ -1,6 +1,8 @@
 """Credentials are never printed (issue 13, item 5): the redaction helpers, every
 command with a password in ``REDIS_URL`` (a closed port, a malformed URL, a real
-password-protected server), the outage log line and the Scrapyd client's errors."""
+password-protected server), the outage log line and the Scrapyd client's errors.
+No credentials stored (issue 29, item 5): a base URL with a user name or password
+is refused before anything is written."""
 from __future__ import annotations
 
 import logging
@@ -12,7 +14,8 @@ from helpers import FAST, FIXTURES, redis_ready, run_scrapy, wait_for
 from scrapy.utils.test import get_crawler
 
 from skeleton.store import outage
-from skeleton.recrawl import Scrapyd, ScrapydError
+from skeleton.store.keys import CRAWLS
+from skeleton.recrawl import Scrapyd, ScrapydError, main
 from skeleton.redact import redact_text, redact_url
 from skeleton.spiders.skeleton import SkeletonSpider
 
@@ -131,3 +134,52 @@ def test_scrapyd_errors_mask_the_password() -> None:
     with pytest.raises(ScrapydError) as info:
         Scrapyd(f"http://admin:{SECRET}@127.0.0.1:1/", timeout=5).get("daemonstatus.json")
     assert SECRET not in str(info.value) and "http://admin:***@127.0.0.1:1/" in str(info.value)
+
+
+def _redis_holds(client, secret: str) -> list[str]:
+    """The keys of ``client``'s database whose name or value holds ``secret``."""
+    found, needle = [], secret.encode()
+    for key in client.scan_iter(count=1000):
+        kind = client.type(key).decode()
+        values: list = {"string": lambda: [client.get(key)],
+                        "hash": lambda: [x for kv in client.hgetall(key).items() for x in kv],
+                        "list": lambda: client.lrange(key, 0, -1),
+                        "set": lambda: list(client.smembers(key)),
+                        "zset": lambda: client.zrange(key, 0, -1)}.get(kind, lambda: [])()
+        if needle in key or any(needle in (v or b"") for v in values):
+            found.append(key.decode("utf-8", "replace"))
+    return found
+
+
+@pytest.mark.parametrize("userinfo", [f"user:{SECRET}", SECRET])
+def test_a_base_url_with_credentials_is_refused_before_anything_is_stored(
+        serve, tmp_path: Path, redis_settings, redis_client, userinfo: str) -> None:
+    site = serve(FIXTURES / "tinysite")
+    base = site.replace("http://", f"http://{userinfo}@") + "index.html"
+    data = f"SKELETON_DATA_DIR={redis_settings['SKELETON_DATA_DIR']}"
+    crawls_before = redis_client.smembers(CRAWLS)
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", "-a", "mode=bfs", "-s", data, *FAST],
+                      tmp_path)
+    assert done.returncode == 2, done.stderr[-3000:]
+    _no_secret(done)
+    errors = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    shown = base.replace(userinfo, "user:***" if ":" in userinfo else "***")
+    assert len(errors) == 1 and errors[0].endswith(
+        f"error: base must not contain a user name or password, got {shown!r}: "
+        "credentials in the start URL are never stored nor sent"), done.stderr
+    assert redis_client.smembers(CRAWLS) == crawls_before
+    assert _redis_holds(redis_client, SECRET) == []
+    done = run_scrapy(["crawls", "--json", "-s", data], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    _no_secret(done)
+
+
+@pytest.mark.parametrize("base", [f"http://user:{SECRET}@127.0.0.1:9/", f"http://user:{SECRET}@[::1/"])
+def test_recrawl_refuses_a_base_url_with_credentials_before_scheduling(
+        base: str, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    # a Scrapyd that cannot be reached: scheduling would end with "error: ..." and code 1
+    with pytest.raises(SystemExit) as info:
+        main(["--base", base, "--scrapyd", "http://127.0.0.1:1/", "--count", "1"])
+    message = str(info.value.code)
+    assert message.startswith("error: --base must not contain a user name or password, got 'http://user:***@")
+    assert SECRET not in message + capsys.readouterr().err + caplog.text

@@ -247,5 +247,7 @@ def test_crawl_ids_are_valid_and_sortable() -> None:
     early = crawl_id("shop", datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
     late = crawl_id("shop", datetime(2026, 1, 2, 3, 4, 6, tzinfo=timezone.utc))
     assert early == "shop-20260102T030405Z" and early < late
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="invalid crawl id"):
         crawl_id("bad site")
+    with pytest.raises(ValueError, match="crawl id must be at most 200 characters, got 201"):
+        crawl_id("s" * 184)  # and 17 characters of timestamp

@@ -1,6 +1,8 @@
 """The spider's arguments and its callback on bad and awkward inputs."""
 from __future__ import annotations
 
+import re
+
 import pytest
 import pytest_twisted
 from scrapy.exceptions import UsageError
@@ -53,6 +55,11 @@ def stat(spider, key: str):
     ({"base": "ftp://127.0.0.1/"}, "absolute http(s) URL"),
     ({"base": "not a url"}, "absolute http(s) URL"),
     ({"base": "http://"}, "absolute http(s) URL"),
+    ({"base": "http://user:pw@127.0.0.1/"}, "base must not contain a user name or password, "
+                                             "got 'http://user:***@127.0.0.1/'"),
+    ({"base": "http://token@127.0.0.1/"}, "user name or password, got 'http://***@127.0.0.1/'"),
+    ({"base": "ftp://user:pw@127.0.0.1/"}, "absolute http(s) URL, got 'ftp://user:***@127.0.0.1/'"),
+    ({"base": "http://user:pw@[::1/"}, "not a valid URL: 'http://user:***@[::1/'"),
     ({"base": BASE, "depth": "two"}, "depth must be an integer"),
     ({"base": BASE, "depth": "-1"}, "depth must be at least 0"),
     ({"base": BASE, "max_pages": "0"}, "max_pages must be at least 1"),
@@ -64,7 +71,7 @@ def stat(spider, key: str):
     ({"base": BASE, "zzz": "1"}, "unknown argument 'zzz' for the skeleton spider: its arguments are"),
 ])
 def test_argument_errors(args, message) -> None:
-    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(UsageError, match=re.escape(message)):
         SkeletonSpider(**args)
 
 

@@ -125,6 +125,7 @@ def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
     status = json.loads(done.stdout)
     assert status["state"] == "finished" and status["queued"] == status["in_flight"] == 0
     assert status["workers_alive"] == 0 and status["pages_done"] > 20
+    assert status["started"] and status["resumed"] == ""  # workers joining a run resume nothing
     assert status["offered_pages"] == client_for(url).hlen(CrawlKeys("three").offers)
 
 
@@ -154,6 +155,7 @@ def test_kill_one_of_three_workers_loses_nothing(serve, tmp_path: Path, redis_di
         os.kill(victim.pid, signal.SIGCONT)
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait(timeout=30)
+    started = client.hget(CrawlKeys("crash").meta, "started")
     assert victim.returncode == -signal.SIGKILL
 
     others = [w for w in workers if w is not victim]
@@ -272,6 +274,7 @@ def test_a_rerun_after_kill_9_of_the_only_worker_takes_back_its_leases_at_once(
         os.kill(victim.pid, signal.SIGCONT)
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait(timeout=30)
+    started = client.hget(CrawlKeys("crash").meta, "started")
 
     rerun = start_scrapy([*crawl_args(base, "crash", "sew"), *hour], tmp_path, tmp_path / "rerun.log",
                          REDIS_URL=url)
@@ -280,6 +283,9 @@ def test_a_rerun_after_kill_9_of_the_only_worker_takes_back_its_leases_at_once(
     assert rerun.returncode == 0 and "'finish_reason': 'finished'" in log, log[-3000:]
     assert "'skeleton/leases/requeued_dead_worker'" in log and "its process is gone" in log
     assert tree_of(url, "crash") == single
+    # the rerun resumed the interrupted crawl: its start is kept, the resume shown apart
+    meta = client.hgetall(CrawlKeys("crash").meta)
+    assert meta[b"started"] == started and meta[b"resumed"] >= started
     try:
         assert_drained(client, "crash")
     finally:

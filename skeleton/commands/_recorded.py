@@ -1,5 +1,5 @@
 """What the commands reading a crawl recorded in Redis share: the Redis client,
-the choice of the crawl (``--crawl ID`` or the most recently started one) and
+the choice of the crawl (``--crawl ID`` or the most recently started or resumed one) and
 the command-line errors, each a :class:`~scrapy.exceptions.UsageError` that
 Scrapy prints as one ``error:`` line (exit code 2).
 
@@ -50,14 +50,14 @@ def check_crawl(server: Any, crawl: str) -> str:
 
 def pick_crawl(server: Any, crawl: str | None) -> str:
     """The crawl id to read: ``crawl`` if given (and recorded), else the most
-    recently started crawl (ties: the greatest id)."""
+    recently started or resumed crawl (ties: the greatest id)."""
     if crawl:
         return check_crawl(server, crawl)
     crawls = _known(server)
     if not crawls:
         raise UsageError("no crawl recorded yet: run 'scrapy crawl skeleton -a base=URL' first")
-    started = {c: text(server.hget(CrawlKeys(c).meta, "started")) for c in crawls}
-    return max(crawls, key=lambda c: (started[c], c))
+    latest = {c: max(map(text, server.hmget(CrawlKeys(c).meta, "started", "resumed"))) for c in crawls}
+    return max(crawls, key=lambda c: (latest[c], c))
 
 
 def probe_redis(settings: Any, check: Callable[[Any], None] | None = None) -> None:

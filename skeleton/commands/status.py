@@ -45,7 +45,8 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
                 else int(server.strlen(keys.dupefilter)) if kind == "bloom" else 0)
     return {"crawl": keys.crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
             "state": _state(meta, alive), "started": meta.get("started", ""),
-            "finished": meta.get("finished", ""), "finish_reason": meta.get("finish_reason", ""),
+            "resumed": meta.get("resumed", ""), "finished": meta.get("finished", ""),
+            "finish_reason": meta.get("finish_reason", ""),
             "pages_done": int(pages), "failed_pages": len(failed),
             "failed_by_status": dict(sorted(Counter(map(text, failed)).items())),
             "queued": int(queued), "in_flight": int(in_flight),
@@ -66,10 +67,10 @@ class Command(ScrapyCommand):
         return "Show the progress of a crawl"
 
     def long_desc(self) -> str:
-        return ("Show a crawl recorded in Redis (the only or most recently started crawl "
+        return ("Show a crawl recorded in Redis (the only or most recently started or resumed crawl "
                 "unless --crawl is given), running or finished: pages done (failed pages "
                 "among them, by HTTP status or error kind), requests "
-                "queued and in flight, workers alive, skeleton size, start and end, and "
+                "queued and in flight, workers alive, skeleton size, start, last resume and end, and "
                 "the queue entries moved aside as dead letters (bad or foreign entries).")
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:

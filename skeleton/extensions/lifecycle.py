@@ -10,8 +10,9 @@ it once), unless it was started with another base URL: then nothing is written, 
 error line names both bases, the stat ``skeleton/base_mismatch`` holds the stored
 base and the crawl stops before fetching anything (reason :data:`BASE_MISMATCH`;
 ``scrapy crawl`` refuses it before starting, :func:`refuse_other_base`). The crawl's
-``:meta`` gets base, mode, started, depth, max_pages and edge_model, and its id joins
-``CRAWLS``.
+``:meta`` gets base, mode, depth, max_pages and edge_model, ``started`` when the crawl
+starts (kept when it resumes) and ``resumed`` when a run resumes it (see
+:data:`OPEN_SCRIPT`), and its id joins ``CRAWLS``.
 
 **Run budget** (``-a max_pages=N``): the first worker of a run sets ``:meta``
 ``budget_until`` to the pages of earlier runs plus N; workers joining while it runs
@@ -63,20 +64,30 @@ logger = logging.getLogger(__name__)
 CRAWL_PAGES_STAT = "skeleton/crawl_pages"
 
 #: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: the crawl's
-#: base URL, then field/value pairs to set. Returns ``{1, ''}`` if the crawl was
-#: reset, ``{0, ''}`` if it goes on, or ``{-1, stored base}`` (nothing written) if
-#: it would resume a crawl started with another base URL.
+#: base URL, the time now, ``1`` if no other worker of the crawl is alive (this one
+#: starts a run) else ``0``, then field/value pairs to set. ``started`` is set when
+#: the crawl starts (new, or afresh after a finished run) and kept when it resumes;
+#: ``resumed`` is set when a run starts on a crawl started before (stopped, or
+#: interrupted with no worker alive), not when a worker joins a running crawl.
+#: Returns ``{1, ''}`` if the crawl was reset, ``{0, ''}`` if it goes on, or
+#: ``{-1, stored base}`` (nothing written) if it would resume a crawl started with
+#: another base URL.
 OPEN_SCRIPT = """
 local reset = 0
-if redis.call('HGET', KEYS[1], 'finish_reason') == 'finished' then
+local stopped = redis.call('HGET', KEYS[1], 'finish_reason')
+if stopped == 'finished' then
   redis.call('DEL', unpack(KEYS))
   reset = 1
+  stopped = false
 else
   local stored = redis.call('HGET', KEYS[1], 'base')
   if stored and stored ~= ARGV[1] then return {-1, stored} end
 end
 redis.call('HDEL', KEYS[1], 'finished', 'finish_reason')
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if redis.call('HSETNX', KEYS[1], 'started', ARGV[2]) == 0 and (stopped or ARGV[3] == '1') then
+  redis.call('HSET', KEYS[1], 'resumed', ARGV[2])
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 return {reset, ''}
 """
 #: finish reason of a crawl refused at open: its crawl id holds an unfinished
@@ -172,12 +183,15 @@ class CrawlLifecycle:
         """Reset a finished crawl, resume an interrupted one, refuse another base
         (``CloseSpider(BASE_MISMATCH)``), record the crawl and this run's budget."""
         previous = self.server.hget(self.keys.meta, "finish_reason")
-        fields = {"base": self.root, "mode": spider.mode, "started": _now(),
+        lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
+        # this worker's scheduler has beaten already: one alive is this worker alone
+        run_starts = "1" if workers_alive(self.server, self.keys, lease) <= 1 else "0"
+        fields = {"base": self.root, "mode": spider.mode,
                   "depth": "" if spider.max_depth is None else str(spider.max_depth),
                   "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
                   "edge_model": json.dumps(self.edge_model, sort_keys=True)}
         keys = [self.keys.meta, *(k for k in self.keys.all() if k != self.keys.meta)]
-        reset, stored = self.server.eval(OPEN_SCRIPT, len(keys), *keys, self.root,
+        reset, stored = self.server.eval(OPEN_SCRIPT, len(keys), *keys, self.root, _now(), run_starts,
                                          *[x for pair in fields.items() for x in pair])
         if reset == -1:
             stored = _text(stored)

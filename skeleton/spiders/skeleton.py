@@ -59,6 +59,7 @@ from twisted.internet import error
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
+from skeleton.redact import redact_url
 from skeleton.store import outage
 from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
 from skeleton.analyses import AnalysesError, parse_analyses
@@ -71,7 +72,7 @@ from skeleton.middlewares.shared import analysis_failed, html_response, release_
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.store.queue import LEASE_META, request_finished
-from skeleton.store.keys import CrawlKeys, crawl_id_for, valid_crawl_id
+from skeleton.store.keys import CrawlKeys, crawl_id_error, crawl_id_for
 from skeleton.store.server import connect, redis_url
 from skeleton.schema.hook import item_sections
 from skeleton.sew.context import Context, decode_context, encode_context
@@ -174,14 +175,24 @@ def refuse_unknown_arguments(spider: str, given: dict[str, Any], known: Iterable
 
 
 def _base_url(base: str | None) -> str:
+    """The canonical start URL. A base with a user name or password
+    (``http://user:pw@host/``) is refused: the crawl would store it in Redis
+    (``:meta``, every page URL) and print it in logs, ``scrapy status``,
+    ``scrapy crawls``, ``scrapy tree`` and the feeds; Scrapy does not send such
+    credentials anyway. Every message shows ``base`` with its secrets masked
+    (:func:`skeleton.redact.redact_url`)."""
     if not base:
         raise UsageError("the skeleton spider needs a start URL: -a base=http://host/path/")
+    shown = repr(redact_url(base))
     parts = split_url(base.strip())
     if parts is not None and (parts.scheme.lower() not in ("http", "https") or not parts.hostname):
-        raise UsageError(f"base must be an absolute http(s) URL, got {base!r}")
+        raise UsageError(f"base must be an absolute http(s) URL, got {shown}")
+    if parts is not None and "@" in parts.netloc:
+        raise UsageError(f"base must not contain a user name or password, got {shown}: "
+                         "credentials in the start URL are never stored nor sent")
     url = canonical(base.strip()) if parts is not None else ""
     if not url:
-        raise UsageError(f"base is not a valid URL: {base!r}")
+        raise UsageError(f"base is not a valid URL: {shown}")
     return url
 
 
@@ -262,8 +273,9 @@ class SkeletonSpider(scrapy.Spider):
         if menu_n is not None and mode != "sew":
             raise UsageError("template_menu works with mode=sew only")
         crawl = crawl or crawl_id_for(url, mode)
-        if not valid_crawl_id(crawl):
-            raise UsageError(f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-'")
+        problem = crawl_id_error(crawl)
+        if problem:
+            raise UsageError(problem)
         if detector not in CRAWL_DETECTORS:
             raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
         # the block model is loaded only when something uses it: the CHD-HD

@@ -32,6 +32,8 @@ class CrawlInfo:
     pages: int
     started: str
     finished: str
+    #: when a run last resumed the crawl ("" if none did since it started)
+    resumed: str
     workers: int
     bytes: int
 
@@ -55,14 +57,14 @@ def crawl_info(server: Any, crawl: str, lease_seconds: float) -> CrawlInfo:
              else f"stopped ({reason})" if reason else "interrupted")
     size = sum(int(server.memory_usage(key) or 0) for key in crawl_keys_of(server, crawl))
     return CrawlInfo(crawl=crawl, base=meta.get("base", ""), state=state, pages=int(server.hlen(keys.pages)),
-                     started=meta.get("started", ""), finished=meta.get("finished", ""), workers=alive,
-                     bytes=size)
+                     started=meta.get("started", ""), finished=meta.get("finished", ""),
+                     resumed=meta.get("resumed", ""), workers=alive, bytes=size)
 
 
 def recorded_crawls(server: Any, lease_seconds: float) -> list[CrawlInfo]:
-    """Every recorded crawl, most recently started first."""
+    """Every recorded crawl, most recently started or resumed first."""
     infos = [crawl_info(server, _text(crawl), lease_seconds) for crawl in server.smembers(CRAWLS)]
-    return sorted(infos, key=lambda info: (info.started, info.crawl), reverse=True)
+    return sorted(infos, key=lambda info: (max(info.started, info.resumed), info.crawl), reverse=True)
 
 
 def delete_crawl(server: Any, crawl: str) -> int:

@@ -61,7 +61,8 @@ from urllib.parse import urlsplit
 from skeleton.sew.urls import canonical, directory
 
 __all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "ENTROPY_BUCKETS", "LONG_TERM",
-           "CrawlKeys", "crawl_id_for", "valid_crawl_id", "url_id", "entropy_bucket"]
+           "CrawlKeys", "MAX_CRAWL_ID", "crawl_id_error", "crawl_id_for", "valid_crawl_id", "url_id",
+           "entropy_bucket"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
@@ -69,7 +70,9 @@ CRAWLS = f"{PREFIX}:crawls"
 META_TEMPLATE_MENU = "template_menu"
 #: ``:meta`` field counting the queue entries moved to ``:dead``
 META_DEAD_LETTERS = "dead_letters"
-_CRAWL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+#: the longest crawl id, in characters
+MAX_CRAWL_ID = 200
+_CRAWL_ID = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_CRAWL_ID - 1}}}")
 _SLUG_SEPARATORS = re.compile(r"[^A-Za-z0-9.]+")
 #: the readable part of a default crawl id is cut to this many characters, which
 #: leaves room for the mode, the hash and a ``skeleton.recrawl`` timestamp
@@ -111,8 +114,19 @@ def entropy_bucket(term: str) -> int:
 
 def valid_crawl_id(crawl: str) -> bool:
     """Crawl ids are short and plain: letters, digits, '.', '_' and '-' (never
-    '%' or ':', which would clash with scrapy-redis key templates and namespaces)."""
-    return bool(_CRAWL_ID.match(crawl))
+    '%' or ':', which would clash with scrapy-redis key templates and namespaces),
+    starting with a letter or a digit, at most :data:`MAX_CRAWL_ID` characters."""
+    return bool(_CRAWL_ID.fullmatch(crawl))
+
+
+def crawl_id_error(crawl: str) -> str | None:
+    """Why ``crawl`` is no valid crawl id (:func:`valid_crawl_id`), as one line
+    naming the rule it breaks, or None when it is valid."""
+    if valid_crawl_id(crawl):
+        return None
+    if len(crawl) > MAX_CRAWL_ID:
+        return f"crawl id must be at most {MAX_CRAWL_ID} characters, got {len(crawl)}"
+    return f"invalid crawl id {crawl!r}: use letters, digits, '.', '_', '-', starting with a letter or a digit"
 
 
 def crawl_id_for(base_url: str, mode: str = "sew") -> str:
@@ -143,8 +157,9 @@ class CrawlKeys:
     crawl: str
 
     def __post_init__(self) -> None:
-        if not valid_crawl_id(self.crawl):
-            raise ValueError(f"invalid crawl id {self.crawl!r}: use letters, digits, '.', '_', '-'")
+        problem = crawl_id_error(self.crawl)
+        if problem:
+            raise ValueError(problem)
 
     def _key(self, name: str) -> str:
         return f"{PREFIX}:{self.crawl}:{name}"
