@@ -186,7 +186,7 @@ def test_a_crawl_survives_a_malformed_entry(serve, redis_settings, redis_client)
     stats, items = yield crawl_in_process(project_settings(redis_settings),
                                           base=f"{base}index.html", mode="bfs",
                                           crawl="q-crawl-junk")
-    assert stats["finish_reason"] == "finished" and len(items) == 17
+    assert stats["finish_reason"] == "finished" and len(items) == 15
     assert stats["skeleton/queue/dead_letter"] == 1
     assert redis_client.lrange(keys.dead, 0, -1) == [b"{broken"]
     assert redis_client.zcard(keys.leases) == 0 and redis_client.llen(keys.requests) == 0
@@ -229,7 +229,7 @@ def test_foreign_queue_entries_import_nothing_and_the_crawl_finishes(
         redis_client.lpush(keys.requests, entry)
     stats, items = yield crawl_in_process(project_settings(redis_settings),
                                           base=f"{base}index.html", mode="bfs", crawl=crawl)
-    assert stats["finish_reason"] == "finished" and len(items) == 17
+    assert stats["finish_reason"] == "finished" and len(items) == 15
     assert {f"{base}about.html", f"{base}terms.html", f"{base}news/"} <= {i["url"] for i in items}
     assert stats["skeleton/queue/dead_letter"] == len(bad)
     assert "skeleton_probe_evil" not in sys.modules and "nonexistent" not in sys.modules
@@ -305,7 +305,7 @@ def test_a_crawl_with_the_bloom_dupefilter(serve, redis_settings, redis_client) 
                                  "SKELETON_BLOOM_CAPACITY": "100000"})
     stats, items = yield crawl_in_process(settings, base=f"{base}index.html", mode="bfs",
                                           crawl="q-bloom")
-    assert stats["finish_reason"] == "finished" and len(items) == 17
+    assert stats["finish_reason"] == "finished" and len(items) == 15
     assert redis_client.type(keys.dupefilter) == b"string"
     # menu links repeated on every page are filtered by the worker's own memory
     assert stats["skeleton/scheduler/seen_locally"] > 0
