@@ -160,6 +160,26 @@ def test_a_base_page_redirecting_out_of_scope_ends_the_crawl_with_an_error_line(
     assert records[root + "docs/"]["redirect_to"] == target and set(records) == {root + "docs/"}
 
 
+def test_frames_out_of_scope_are_not_fetched_nor_followed_out(serve, tmp_path: Path) -> None:
+    """A frame on the page's host but out of the base's directory is not
+    downloaded; a frame in scope that redirects to another port is not followed."""
+    pages = site((200, {}, page("Away", ["./"])))
+    frames = '<iframe src="/nav/toc.html"></iframe><iframe src="frame.html"></iframe>'
+    pages["/docs/"] = (200, {}, page("Home", ["a.html", "b.html", "away.html"]).replace("<ul>", frames + "<ul>"))
+    pages["/docs/frame.html"] = (302, {"Location": "{other}/docs/target.html"}, "")
+    pages["/nav/toc.html"] = (200, {}, page("Toc", ["/docs/a.html"]))
+    root, _, seen, other_seen = servers(serve, pages)
+    done, records = crawl(root, tmp_path, "frames")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert other_seen == []
+    assert "/nav/toc.html" not in [path for _, path in seen]
+    assert [path for _, path in seen].count("/docs/frame.html") == 1
+    assert "'skeleton/frames/out_of_scope': 1" in done.stderr
+    assert f"'{REDIRECT_OFFSITE_STAT}': 1" in done.stderr
+    assert set(records) == {root + "docs/", root + "docs/a.html", root + "docs/b.html", root + "docs/away.html"}
+    assert not any(r.get("reason") for r in records.values())  # a frame is no page of the crawl
+
+
 # -- the middlewares, one response at a time ------------------------------------
 
 BASE = "http://127.0.0.1:9/site/"
