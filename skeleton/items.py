@@ -23,11 +23,14 @@ class PageItem(scrapy.Item):
     the enclosing entry. ``reason`` says why a page is a leaf without analysis
     ('non_html', 'empty', 'binary', 'unparsable', 'error'), or why it is no node
     ('form': it answers with a form only; 'language': a copy in another
-    language), or 'failed' for a page that could not be fetched for good, else
-    it is None. ``status`` (failed pages only) says why a page failed: its HTTP
+    language), or 'failed' for a page that could not be fetched for good, or
+    'redirect_offsite' for a page that redirects out of the crawl's scope (a leaf:
+    the target is never requested, :mod:`skeleton.middlewares.scope`), else it is
+    None. ``status`` (failed pages only) says why a page failed: its HTTP
     status code as a string (``"500"``, ``"404"``) or the error kind
     (``"timeout"``, ``"dns"``, ``"connection_refused"``, ...: see
-    ``skeleton.spiders.skeleton.failure_status``).
+    ``skeleton.spiders.skeleton.failure_status``); for a 'redirect_offsite' page
+    it is the redirect's HTTP status (``"302"``) or ``"refresh"``.
     ``nav_blocks`` lists the page's CHD-HD hyperlink blocks as ``{"xpath",
     "class", "links"}`` dicts (class: nav_menu, nav_list, content or other).
     ``sections`` (with ``SKELETON_SCHEMA_ENABLED``, parsed pages only) lists the
@@ -53,6 +56,9 @@ class PageItem(scrapy.Item):
     candidates = scrapy.Field()
     reason = scrapy.Field()
     status = scrapy.Field()
+    #: the URL out of the crawl's scope a ``redirect_offsite`` page redirects to
+    #: (never requested); absent on other pages
+    redirect_to = scrapy.Field()
     nav_blocks = scrapy.Field()
     sections = scrapy.Field()
     blocks = scrapy.Field()

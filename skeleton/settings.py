@@ -77,6 +77,10 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
     "skeleton.middlewares.meta_refresh.TolerantMetaRefreshMiddleware": 580,
     "skeleton.middlewares.frames.FramesMiddleware": 580,
+    # Scrapy's redirects, not followed out of the crawl's scope (skeleton.middlewares.scope;
+    # the meta refresh above too): the page is recorded with reason redirect_offsite
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    "skeleton.middlewares.scope.ScopedRedirectMiddleware": 600,
     # after Redirect (600) and MetaRefresh (580) on the way in: sees every redirect
     "skeleton.middlewares.aliases.RedirectAliasMiddleware": 650,
 }

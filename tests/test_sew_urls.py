@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from skeleton.sew.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
-                               contained, directory, in_scope, normalize_page, same_host, num_dirs, resolve, trap_reason,
-                               section_dirs, shared_dirs, url_type)
+                               contained, directory, in_scope, normalize_page, origin, same_host, num_dirs, resolve,
+                               trap_reason, section_dirs, shared_dirs, url_type)
 
 PAGE = "http://example.org/news/world/index.html"
 
@@ -125,12 +125,45 @@ def test_in_scope_of_a_site_root() -> None:
     assert not in_scope("https://sub.example.org/x", "http://example.org/")
 
 
+@pytest.mark.parametrize("url,base,expected", [
+    # the port: a scheme's default port written or not is the same port
+    ("http://example.org:80/docs/x.html", "http://example.org/docs/", True),
+    ("http://example.org/docs/x.html", "http://example.org:80/docs/", True),
+    ("https://example.org:443/docs/x.html", "https://example.org/docs/", True),
+    ("http://example.org:8080/docs/x.html", "http://example.org:8080/docs/", True),
+    ("http://example.org:8081/docs/x.html", "http://example.org:8080/docs/", False),
+    ("http://example.org/docs/x.html", "http://example.org:8080/docs/", False),
+    ("http://example.org:443/docs/x.html", "http://example.org/docs/", False),
+    ("http://127.0.0.1:8001/docs/", "http://127.0.0.1:8000/docs/", False),
+    # the scheme: https is another origin of the host, and its default port another port
+    ("https://example.org/docs/x.html", "http://example.org/docs/", False),
+    ("http://example.org/docs/x.html", "https://example.org/docs/", False),
+    ("https://example.org:80/docs/x.html", "http://example.org/docs/", False),
+    ("HTTP://EXAMPLE.ORG:80/docs/x.html", "http://example.org/docs/", True),
+    # the host name, not the address it resolves to; user info is no part of it
+    ("http://localhost:8000/docs/", "http://127.0.0.1:8000/docs/", False),
+    ("http://user:pw@example.org/docs/x.html", "http://example.org/docs/", True),
+    ("ftp://example.org/docs/x.html", "http://example.org/docs/", False),
+])
+def test_in_scope_is_scheme_host_port_and_path(url: str, base: str, expected: bool) -> None:
+    assert in_scope(url, base) is expected
+
+
+def test_origin_normalises_the_default_port() -> None:
+    assert origin("http://Example.org/x") == origin("http://example.org:80/") == ("http", "example.org", 80)
+    assert origin("https://example.org/") == ("https", "example.org", 443)
+    assert origin("http://example.org:8080/") == ("http", "example.org", 8080)
+    assert origin("mailto:a@example.org") is None and origin("http://[::1/") is None and origin("") is None
+
+
 def test_same_host_is_host_and_port_not_subdomains() -> None:
     base = "http://example.org/docs/index.html"
     assert same_host("https://EXAMPLE.org/other/x.html", base)  # any path and scheme
     assert not same_host("http://sub.example.org/docs/x.html", base)
     assert not same_host("http://example.org:8080/docs/x.html", base)
     assert not same_host("", base) and not same_host("http://[::1/x", base)
+    assert same_host("http://example.org:80/x.html", base)  # http's default port, written
+    assert not same_host("http://localhost/docs/", "http://127.0.0.1/docs/")
 
 
 def test_trap_reason_long_urls() -> None:

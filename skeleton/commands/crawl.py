@@ -38,7 +38,7 @@ from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.extensions.lifecycle import (BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base,
                                            unfinished_crawls_of)
-from skeleton.spiders.skeleton import BASE_FAILED_STAT
+from skeleton.spiders.skeleton import BASE_FAILED_STAT, BASE_REDIRECT_STAT
 from skeleton.commands._recorded import text
 from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
 from skeleton.hierarchy.aliases import final_url
@@ -90,7 +90,8 @@ class Command(crawl.Command):
 
     def _nothing_crawled(self) -> str | None:
         """Why this run crawled nothing useful, as one error line: the base page
-        could not be fetched, or the crawl finished without any page recorded."""
+        could not be fetched or redirects out of the crawl's scope, or the crawl
+        finished without any page recorded."""
         for crawler in self.crawlers:
             if not hasattr(crawler.spider, "crawl_id"):
                 continue  # not the skeleton spider: no pages of a crawl to count
@@ -99,6 +100,11 @@ class Command(crawl.Command):
             failed = stats.get(BASE_FAILED_STAT)
             if failed:
                 return f"could not fetch the base page {base} ({failed}): nothing was crawled"
+            target = stats.get(BASE_REDIRECT_STAT)
+            if target:
+                return (f"the base page {base} redirects to {target}, out of the crawl's scope "
+                        f"(scheme, host, port and directory of the base URL): nothing else was "
+                        f"crawled; to crawl there, start from -a base={target}")
             if stats.get("finish_reason") == "finished" and not stats.get("skeleton/pages") \
                     and not stats.get(CRAWL_PAGES_STAT):
                 return f"the crawl of {base} finished without recording any page"

@@ -1,6 +1,8 @@
 """``scrapy status``: progress of a crawl recorded in Redis, running or finished,
 the pages that failed for good (``failed pages``, counted in the pages done, and
-``failed by status`` in JSON: HTTP status or error kind -> pages) and the queue
+``failed by status`` in JSON: HTTP status or error kind -> pages), the pages that
+redirect out of the crawl's scope (``redirect offsite``, counted in the pages
+done; their targets are never requested: :mod:`skeleton.middlewares.scope`) and the queue
 entries moved aside as dead letters (:mod:`skeleton.store.queue`)."""
 from __future__ import annotations
 
@@ -38,8 +40,8 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
         alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
         pipe = server.pipeline(transaction=False)
         pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.offers)
-        pipe.type(keys.dupefilter).llen(keys.dead).hvals(keys.failed)
-        pages, queued, in_flight, edges, df_type, dead_kept, failed = pipe.execute()
+        pipe.type(keys.dupefilter).llen(keys.dead).hvals(keys.failed).hlen(keys.offsite)
+        pages, queued, in_flight, edges, df_type, dead_kept, failed, offsite = pipe.execute()
         kind = {"set": "set", "string": "bloom"}.get(text(df_type), "empty")
         size = (int(server.scard(keys.dupefilter)) if kind == "set"
                 else int(server.strlen(keys.dupefilter)) if kind == "bloom" else 0)
@@ -49,6 +51,7 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
             "finish_reason": meta.get("finish_reason", ""),
             "pages_done": int(pages), "failed_pages": len(failed),
             "failed_by_status": dict(sorted(Counter(map(text, failed)).items())),
+            "redirect_offsite": int(offsite),
             "queued": int(queued), "in_flight": int(in_flight),
             "workers_alive": alive, "offered_pages": int(edges),
             "dupefilter": kind, "dupefilter_size": size,
@@ -69,7 +72,8 @@ class Command(ScrapyCommand):
     def long_desc(self) -> str:
         return ("Show a crawl recorded in Redis (the only or most recently started or resumed crawl "
                 "unless --crawl is given), running or finished: pages done (failed pages "
-                "among them, by HTTP status or error kind), requests "
+                "among them, by HTTP status or error kind, and pages redirecting out of "
+                "the crawl's scope), requests "
                 "queued and in flight, workers alive, skeleton size, start, last resume and end, and "
                 "the queue entries moved aside as dead letters (bad or foreign entries).")
 
@@ -96,7 +100,8 @@ class Command(ScrapyCommand):
 def _readable(status: dict[str, Any]) -> dict[str, Any]:
     """The text form's labels and values (JSON keeps numbers and snake_case keys)."""
     out = {key.replace("_", " "): value for key, value in status.items()
-           if key not in ("failed_by_status", "dead_letters_key", "dupefilter_size")}
+           if key not in ("failed_by_status", "dead_letters_key", "dupefilter_size")
+           and (key != "redirect_offsite" or value)}  # shown when some page redirects out
     by_status = status["failed_by_status"]
     if by_status:
         out["failed pages"] = (f"{status['failed_pages']} ("

@@ -5,7 +5,8 @@ A downloader middleware placed after Scrapy's ``RedirectMiddleware`` (600) and
 response before they turn it into a new request: for a 301/302/303/307/308 with a
 ``Location`` on the crawl's own host, and for an HTML page whose meta refresh
 leads to another page of the host (within ``METAREFRESH_MAXDELAY``, read with
-``METAREFRESH_IGNORE_TAGS`` as Scrapy does), it records
+``METAREFRESH_IGNORE_TAGS`` as Scrapy does), when the target is in the crawl's
+scope (a redirect out of it is not followed: :mod:`skeleton.middlewares.scope`), it records
 ``alias -> target`` (both canonical) in ``skeleton:{crawl}:aliases``. The record
 is made whether or not the redirected request is fetched again: when its target
 was already fetched from another link, the dupefilter drops it, and the alias is
@@ -34,7 +35,8 @@ from skeleton.store import outage
 from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
-from skeleton.sew.urls import canonical, split_url
+from skeleton.middlewares.scope import crawl_scope
+from skeleton.sew.urls import canonical, in_scope, split_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -48,11 +50,12 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
 def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float,
-                    ignore_tags: Sequence[str] = ("noscript",)) -> str | None:
-    """The canonical URL ``response`` redirects to on the same host, else None. A
-    meta refresh is read as Scrapy's ``MetaRefreshMiddleware`` reads it (same
-    ``ignore_tags``: Scrapy caches the first reading of a response). None for an
-    unparsable target (``Location: http://[::1``)."""
+                    ignore_tags: Sequence[str] = ("noscript",), scope: str | None = None) -> str | None:
+    """The canonical URL ``response`` redirects to on the same host (and, given the
+    crawl's base URL ``scope``, in its scope: :func:`skeleton.sew.urls.in_scope`),
+    else None. A meta refresh is read as Scrapy's ``MetaRefreshMiddleware`` reads
+    it (same ``ignore_tags``: Scrapy caches the first reading of a response). None
+    for an unparsable target (``Location: http://[::1``)."""
     target = None
     if response.status in REDIRECT_STATUSES and b"Location" in response.headers:
         location = response.headers[b"Location"].decode("latin-1", "replace")
@@ -74,6 +77,8 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
         return None
     same_host = parts.netloc.lower() == request.netloc.lower()
     final = canonical(target) if same_host else None
+    if final and scope is not None and not in_scope(final, scope):
+        return None  # not followed: the page is recorded with reason redirect_offsite
     return final if final and final != canonical(request_url) else None
 
 
@@ -106,8 +111,8 @@ class RedirectAliasMiddleware:
 
     def _record(self, request: Request, response: Response) -> None:
         source = canonical(request.url)
-        target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags)
-                  if source else None)
+        target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags,
+                                  crawl_scope(self.crawler)) if source else None)
         if target and not outage.is_down(self.crawler):
             stats = self.crawler.stats
             try:

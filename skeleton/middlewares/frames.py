@@ -2,8 +2,11 @@
 
 A downloader middleware: for each HTML response whose bytes hold ``<frame src>``
 or ``<iframe src>`` on the page's own host (at most
-:data:`skeleton.sew.frames.MAX_FRAMES`), it downloads those documents through the
-engine (the other downloader middlewares apply: robots.txt, retries, redirects)
+:data:`skeleton.sew.frames.MAX_FRAMES`) and in the crawl's scope (the base URL's
+scheme, host, port and directory: :func:`skeleton.sew.urls.in_scope`; a frame out
+of it is never downloaded), it downloads those documents through the
+engine (the other downloader middlewares apply: robots.txt, retries, redirects,
+never followed out of the scope: :mod:`skeleton.middlewares.scope`)
 and leaves their bodies on ``request.meta["skeleton_frames"]``
 (URL -> ``(body, encoding)``, or None when one could not be read).
 :func:`skeleton.middlewares.shared.shared_page` then inlines them into the page's
@@ -17,7 +20,8 @@ larger than :setting:`SKELETON_FRAMES_MAX_BYTES` or not HTML is skipped. Switch
 the component off with ``SKELETON_FRAMES_ENABLED = False``.
 
 Stats: ``skeleton/frames/pages`` (pages with frames), ``skeleton/frames/fetched``,
-``skeleton/frames/cached``, ``skeleton/frames/failed``, ``skeleton/frames/errors``
+``skeleton/frames/cached``, ``skeleton/frames/failed``, ``skeleton/frames/out_of_scope``
+(frames not downloaded), ``skeleton/frames/errors``
 (reading the frames raised: the page is read without them; counted per type too
 and logged once per type, :func:`skeleton.middlewares.shared.analysis_failed`).
 """
@@ -31,9 +35,11 @@ from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
+from skeleton.middlewares.scope import crawl_scope
 from skeleton.middlewares.shared import META_FRAMES, analysis_failed, declared_encoding, html_response
 from skeleton.sew.dom import looks_binary
 from skeleton.sew.frames import frame_sources_in_bytes
+from skeleton.sew.urls import in_scope
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -80,6 +86,14 @@ class FramesMiddleware:
         if not urls:
             return
         stats = self.crawler.stats
+        scope = crawl_scope(self.crawler)
+        if scope is not None:
+            kept = [url for url in urls if in_scope(url, scope)]
+            if len(kept) < len(urls):
+                stats.inc_value("skeleton/frames/out_of_scope", len(urls) - len(kept))
+            urls = kept
+            if not urls:
+                return
         stats.inc_value("skeleton/frames/pages")
         frames = {}
         for url in urls:

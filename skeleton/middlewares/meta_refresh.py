@@ -6,7 +6,8 @@ Scrapy reads a ``<meta http-equiv="refresh">`` target against the page's
 200, goes to the errback with no item. Here an unparsable base or refresh URL
 reads as no refresh: the response goes on unchanged, counted in the crawl stat
 ``skeleton/links/unparsable_refresh``. It replaces Scrapy's middleware at the
-same order (580, ``skeleton.settings.DOWNLOADER_MIDDLEWARES``).
+same order (580, ``skeleton.settings.DOWNLOADER_MIDDLEWARES``). A refresh out of
+the crawl's scope is not followed (:class:`skeleton.middlewares.scope.ScopedRedirect`).
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import logging
 
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.http import Request, Response
+
+from skeleton.middlewares.scope import ScopedRedirect
 
 __all__ = ["TolerantMetaRefreshMiddleware", "UNPARSABLE_REFRESH_STAT"]
 
@@ -24,7 +27,7 @@ logger = logging.getLogger(__name__)
 UNPARSABLE_REFRESH_STAT = "skeleton/links/unparsable_refresh"
 
 
-class TolerantMetaRefreshMiddleware(MetaRefreshMiddleware):
+class TolerantMetaRefreshMiddleware(ScopedRedirect, MetaRefreshMiddleware):
     def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
         try:
             return super().process_response(request, response)

@@ -17,6 +17,9 @@ timeout, a DNS or connection error) comes as an item with ``reason`` ``failed``
 and its ``status`` and is stored the same way, its URL and status also in
 ``:failed``; it never replaces the record of a page fetched (by another worker,
 under another URL), and the page's record replaces it when a later fetch works.
+A page that redirects out of the crawl's scope (``reason`` ``redirect_offsite``,
+:mod:`skeleton.middlewares.scope`) is a page fetched, its URL and the URL it
+redirects to (``redirect_to``) also in ``:offsite`` until a later record replaces it.
 
 After each page analysed, the pipeline sends :data:`page_stored` with the crawl's
 ``fetched`` count (every worker's pages), which the crawl lifecycle compares with
@@ -47,6 +50,7 @@ from skeleton.store.tree import pack_record
 from skeleton.store.writes import Write, submit
 from skeleton.hierarchy.offers import MAX_OFFERS, origin_of, pack_offer
 from skeleton.hierarchy.resolve import FAILED_REASON
+from skeleton.middlewares.scope import REDIRECT_OFFSITE_REASON
 
 if TYPE_CHECKING:
     import redis
@@ -64,13 +68,16 @@ page_stored = object()
 MAX_WAITING = MAX_BATCH_WAITING
 
 #: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
-#: analysed) and failed (URL -> status of the pages whose record is a failed one).
+#: analysed), failed (URL -> status of the pages whose record is a failed one) and
+#: offsite (URL -> target of the pages whose record is a ``redirect_offsite`` one).
 #: ARGV: root, page URL, page record (:func:`skeleton.store.tree.pack_record`), the
 #: bound, the kind of record ("0": a page analysed; "1": a record named by a
 #: canonical link, kept only when the page has no record of its own yet; "2": a page
 #: that failed for good, ``FAILED_REASON``, kept only when the page has no record or
 #: a failed one: a page fetched once is never replaced by a failure, a failed one
-#: always by the page), the failed page's status, then (child, offer key, offer
+#: always by the page; "3": a page analysed that redirects out of the crawl's scope,
+#: ``REDIRECT_OFFSITE_REASON``), the failed page's status or the redirect's target
+#: (kind "3"), then (child, offer key, offer
 #: features) triples (:func:`skeleton.hierarchy.offers.pack_offer`). A child's
 #: offers are stored as lines ``key TAB features``, sorted by key; an offer's
 #: identity is its key without the 7-character (level, size) prefix. Returns the
@@ -88,7 +95,7 @@ end
 local kind = ARGV[5]
 local fetched = 0
 if KEYS[3] and kind ~= '2' then fetched = redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
-if kind ~= '0' and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then
+if (kind == '1' or kind == '2') and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then
   local failed = KEYS[4] and redis.call('HEXISTS', KEYS[4], ARGV[2]) == 1
   if not failed then return {0, fetched} end
 end
@@ -98,6 +105,13 @@ if KEYS[4] then
     redis.call('HSET', KEYS[4], ARGV[2], ARGV[6])
   else
     redis.call('HDEL', KEYS[4], ARGV[2])
+  end
+end
+if KEYS[5] then
+  if kind == '3' then
+    redis.call('HSET', KEYS[5], ARGV[2], ARGV[6])
+  else
+    redis.call('HDEL', KEYS[5], ARGV[2])
   end
 end
 local bound = tonumber(ARGV[4])
@@ -180,9 +194,11 @@ class TreePipeline:
                    if isinstance(alias, str) and alias and alias != record["url"]}
         # a page stored under the URL its canonical link names (an AMP or print copy)
         # never replaces that page's own record
-        kind = "2" if record.get("reason") == FAILED_REASON else "1" if aliases else "0"
-        args = [self.root, record["url"], pack_record(record), MAX_OFFERS, kind,
-                str(record.get("status") or "")]
+        reason = record.get("reason")
+        kind = ("2" if reason == FAILED_REASON else "1" if aliases
+                else "3" if reason == REDIRECT_OFFSITE_REASON else "0")
+        detail = record.get("redirect_to") if kind == "3" else record.get("status")
+        args = [self.root, record["url"], pack_record(record), MAX_OFFERS, kind, str(detail or "")]
         for child, offer in sorted(offers.items()):
             args += [child, *pack_offer(offer, self.origin)]
         self.waiting.append((aliases, args))
@@ -208,7 +224,7 @@ class TreePipeline:
 
     def _store(self, waiting: list[tuple[dict[str, str], list[Any]]]) -> list[Any]:
         """Write ``waiting`` (Redis only: runs on the scheduler's I/O thread)."""
-        keys = [self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed]
+        keys = [self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed, self.keys.offsite]
 
         def fill(pipe: Any) -> None:
             for aliases, args in waiting:

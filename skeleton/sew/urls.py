@@ -33,7 +33,8 @@ from w3lib.url import canonicalize_url, url_query_cleaner
 __all__ = [
     "DIRECTORY_INDEXES", "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
     "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "section_dirs", "contained",
-    "same_host", "in_scope", "trap_reason", "normalize_page", "MAX_PORT", "FORBIDDEN_HOST_CHARS", "split_url", "unparsable",
+    "same_host", "in_scope", "origin", "DEFAULT_PORTS", "trap_reason", "normalize_page", "MAX_PORT",
+    "FORBIDDEN_HOST_CHARS", "split_url", "unparsable",
 ]
 
 #: Index page names a web server serves for their directory's URL (``dir/``).
@@ -364,18 +365,51 @@ def _path(url: str) -> str:
     return _split(url)[1]
 
 
+#: the port a URL without one is served on, by scheme
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _host_port(parts: SplitResult) -> tuple[str, int | None]:
+    """(host name, port) of a parsed URL, the port None when it is its scheme's
+    default (``http://h:80/`` is ``http://h/``); user info is no part of it."""
+    port = parts.port
+    if port is not None and port == DEFAULT_PORTS.get(parts.scheme.lower()):
+        port = None
+    return (parts.hostname or ""), port
+
+
+def origin(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host name, port) of an http(s) URL, lower case, the port its
+    scheme's default when it names none (``http://H/`` and ``http://h:80/`` are
+    ``("http", "h", 80)``); None for an unparsable URL, another scheme's or one
+    without a host."""
+    parts = split_url(url) if url else None
+    if parts is None or not parts.hostname:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _FOLLOWABLE_SCHEMES:
+        return None
+    return scheme, parts.hostname, parts.port if parts.port is not None else DEFAULT_PORTS[scheme]
+
+
 def same_host(url: str, base_url: str) -> bool:
-    """Same host and port as the base URL (case-insensitive); False when either is
-    unparsable. The crawl's own off-site check (Scrapy's ``url_is_from_any_domain``
-    would also admit subdomains)."""
+    """Same host and port as the base URL (case-insensitive, a scheme's default
+    port written or not), whatever the scheme; False when either is unparsable.
+    Tells a link to another site (``filtered/offsite``) from one out of the crawl's
+    scope on its own site (Scrapy's ``url_is_from_any_domain`` would also admit
+    subdomains, and reads no port)."""
     a, b = split_url(url) if url else None, split_url(base_url)
-    return a is not None and b is not None and a.netloc.lower() == b.netloc.lower()
+    return a is not None and b is not None and _host_port(a) == _host_port(b)
 
 
 def in_scope(url: str, base_url: str) -> bool:
-    """Same host as the base URL (:func:`same_host`) and under the base URL's
-    directory; False when either is unparsable."""
-    if not same_host(url, base_url):
+    """Is ``url`` in the crawl's scope: the base URL's scheme, host and port (the
+    scheme's default port written or not: :func:`origin`) and a path under the base
+    URL's directory? ``https://`` on an ``http://`` base, another port and another
+    host name (even one resolving to the same address) are out of it. False when
+    either is unparsable or not http(s)."""
+    own = origin(url)
+    if own is None or own != origin(base_url):
         return False
     a = split_url(url)
     return a is not None and a.path.startswith(directory(base_url))

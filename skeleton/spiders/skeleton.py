@@ -38,6 +38,15 @@ or connection error) is recorded as a page with ``reason`` ``failed`` and its
 linked it. Counted in ``skeleton/failed_pages`` and ``skeleton/failed_pages/STATUS``
 (``skeleton/fetch_failed`` counts every errback, the requests filtered on purpose
 too: robots.txt, offsite).
+
+The crawl keeps to the base URL's scope: its scheme, host name, port and
+directory (:func:`skeleton.sew.urls.in_scope`). A page that redirects out of it
+(an HTTP redirect or a meta refresh to another port, host, scheme or path:
+:mod:`skeleton.middlewares.scope`) is recorded as a leaf with ``reason``
+``redirect_offsite`` and ``status`` the redirect's HTTP status (``"302"``) or
+``"refresh"``; the target is never requested. When the base page itself redirects
+out, ``scrapy crawl`` ends with an error line naming the target (stat
+``skeleton/base_redirect_offsite``) and exit code 1.
 """
 from __future__ import annotations
 
@@ -68,6 +77,7 @@ from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
+from skeleton.middlewares.scope import META_REDIRECT_OFFSITE, REDIRECT_OFFSITE_REASON, redirect_offsite_status
 from skeleton.middlewares.shared import analysis_failed, html_response, release_page, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
@@ -89,7 +99,7 @@ from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.language import ANY_LANGUAGE, page_language, primary_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 
-__all__ = ["SkeletonSpider", "UNPARSABLE_REASON", "failure_status"]
+__all__ = ["BASE_FAILED_STAT", "BASE_REDIRECT_STAT", "SkeletonSpider", "UNPARSABLE_REASON", "failure_status"]
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +132,9 @@ def feed_fields(analyses: Iterable[str], block_detector: bool = False) -> list[s
 #: stat holding why the base page could not be fetched (a status, an error kind, or
 #: "filtered": robots.txt, offsite); read by ``scrapy crawl`` for its exit code
 BASE_FAILED_STAT = "skeleton/base_failed"
+#: stat holding the URL out of the crawl's scope the base page redirects to; read
+#: by ``scrapy crawl`` for its exit code
+BASE_REDIRECT_STAT = "skeleton/base_redirect_offsite"
 #: the skeleton spider's ``-a`` arguments
 SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "detector", "block_model",
                     "template_menu", "lang", "analyses")
@@ -429,6 +442,13 @@ class SkeletonSpider(scrapy.Spider):
         return []
 
     def _analyse(self, response: Response, item: PageItem) -> list[scrapy.Request]:
+        target = response.meta.get(META_REDIRECT_OFFSITE)
+        if target:  # a redirect out of the crawl's scope, not followed
+            item["status"] = redirect_offsite_status(response)
+            item["redirect_to"] = str(target)
+            if item["found_depth"] == 0 and item["found_from"] is None:
+                self.crawler.stats.set_value(BASE_REDIRECT_STAT, str(target))
+            return self._leaf(item, REDIRECT_OFFSITE_REASON)
         if not html_response(response):
             return self._leaf(item, "non_html")
         body = response.body

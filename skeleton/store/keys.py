@@ -6,7 +6,9 @@ raw bytes of their SHA-1, or a Bloom filter: ``skeleton.store.dupefilter``), ``:
 (hash: page URL -> JSON page record; a page that failed for good has a record
 with ``reason`` ``failed`` and its ``status``), ``:failed`` (hash: the URL of each
 page whose record is a failed one -> its status: an HTTP status code or an error
-kind, ``skeleton.pipelines.tree``), ``:offers`` (hash: child URL -> JSON list
+kind, ``skeleton.pipelines.tree``), ``:offsite`` (hash: the URL of each page whose
+record is a ``redirect_offsite`` one, a page redirecting out of the crawl's scope
+-> the URL it redirects to, ``skeleton.middlewares.scope``), ``:offers`` (hash: child URL -> JSON list
 of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
 ``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
 "depth"}``, the tree resolved when the crawl finished), ``:aliases`` (hash: a URL that
@@ -181,6 +183,10 @@ class CrawlKeys:
         return self._key("failed")
 
     @property
+    def offsite(self) -> str:
+        return self._key("offsite")
+
+    @property
     def offers(self) -> str:
         return self._key("offers")
 
@@ -265,4 +271,4 @@ class CrawlKeys:
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 *self.entropy, self.entropy_pages, self.page_terms, self.page_html,
-                self.leases, self.inflight, self.dead, self.failed, self.contexts)
+                self.leases, self.inflight, self.dead, self.failed, self.offsite, self.contexts)
