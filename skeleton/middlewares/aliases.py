@@ -6,7 +6,10 @@ response before they turn it into a new request: for a 301/302/303/307/308 with 
 ``Location`` on the crawl's own host, and for an HTML page whose meta refresh
 leads to another page of the host (within ``METAREFRESH_MAXDELAY``, read with
 ``METAREFRESH_IGNORE_TAGS`` as Scrapy does), when the target is in the crawl's
-scope (a redirect out of it is not followed: :mod:`skeleton.middlewares.scope`), it records
+scope (a redirect out of it is not followed: :mod:`skeleton.middlewares.scope`) and the
+redirect is followed (not a loop, not past ``REDIRECT_MAX_TIMES``: the redirect
+middleware gives such a chain up, :func:`skeleton.middlewares.scope.redirect_given_up`,
+and the page is recorded under the last URL requested), it records
 ``alias -> target`` (both canonical) in ``skeleton:{crawl}:aliases``. The record
 is made whether or not the redirected request is fetched again: when its target
 was already fetched from another link, the dupefilter drops it, and the alias is
@@ -35,7 +38,7 @@ from skeleton.store import outage
 from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
-from skeleton.middlewares.scope import crawl_scope
+from skeleton.middlewares.scope import crawl_scope, redirect_given_up
 from skeleton.sew.urls import canonical, in_scope, split_url
 
 if TYPE_CHECKING:
@@ -84,12 +87,14 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
 
 class RedirectAliasMiddleware:
     def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys,
-                 meta_refresh_max_delay: float, ignore_tags: Sequence[str] = ("noscript",)) -> None:
+                 meta_refresh_max_delay: float, ignore_tags: Sequence[str] = ("noscript",),
+                 max_redirect_times: int = 20) -> None:
         self.crawler = crawler
         self.server = server
         self.keys = keys
         self.meta_refresh_max_delay = meta_refresh_max_delay
         self.ignore_tags = list(ignore_tags)
+        self.max_redirect_times = max_redirect_times
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -100,7 +105,8 @@ class RedirectAliasMiddleware:
         max_delay = (settings.getfloat("METAREFRESH_MAXDELAY", 100)
                      if settings.getbool("METAREFRESH_ENABLED", True) else -1.0)
         return cls(crawler, connect(settings), keys, max_delay,
-                   settings.getlist("METAREFRESH_IGNORE_TAGS", ["noscript"]))
+                   settings.getlist("METAREFRESH_IGNORE_TAGS", ["noscript"]),
+                   settings.getint("REDIRECT_MAX_TIMES", 20))
 
     def process_response(self, request: Request, response: Response) -> Response:
         try:
@@ -113,6 +119,8 @@ class RedirectAliasMiddleware:
         source = canonical(request.url)
         target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags,
                                   crawl_scope(self.crawler)) if source else None)
+        if target and redirect_given_up(request, target, self.max_redirect_times):
+            return  # a loop, or past the limit: not followed, so no alias
         if target and not outage.is_down(self.crawler):
             stats = self.crawler.stats
             try:

@@ -27,6 +27,17 @@ and the template menu's downloads alike) and logged at INFO.
 robots.txt downloads are exempt: RFC 9309 has crawlers follow a robots.txt
 redirect to another host, and ``/robots.txt`` is outside a base's directory.
 Another spider than the skeleton spider (no ``base``) is not affected.
+
+A redirect chain that is given up is never dropped in silence
+(:func:`redirect_given_up`): a redirect (or meta refresh) back to a URL of its own
+chain (``/a`` -> ``/b`` -> ``/a``: Scrapy would request ``/a`` again, which the
+dupefilter drops) raises :class:`RedirectGivenUp` with ``status``
+:data:`REDIRECT_LOOP` at once, and a chain still redirecting after
+``REDIRECT_MAX_TIMES`` redirects one with :data:`TOO_MANY_REDIRECTS` (Scrapy's
+``IgnoreRequest("max redirections reached")``). Both are ``IgnoreRequest``: the
+request's errback gets it, and the skeleton spider records the page that failed
+(:func:`skeleton.spiders.skeleton.failure_status`). A meta refresh to the page
+itself (a page reloading itself) is no redirect: the page goes on.
 """
 from __future__ import annotations
 
@@ -34,16 +45,19 @@ import logging
 from typing import TYPE_CHECKING
 
 from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
 from scrapy.utils.httpobj import urlparse_cached
+from w3lib.url import canonicalize_url
 
 from skeleton.sew.urls import in_scope
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["META_REDIRECT_OFFSITE", "REDIRECT_OFFSITE_REASON", "REDIRECT_OFFSITE_STAT", "ScopedRedirect",
-           "ScopedRedirectMiddleware", "crawl_scope", "redirect_offsite_status"]
+__all__ = ["META_REDIRECT_OFFSITE", "REDIRECT_LOOP", "REDIRECT_OFFSITE_REASON", "REDIRECT_OFFSITE_STAT",
+           "RedirectGivenUp", "ScopedRedirect", "ScopedRedirectMiddleware", "TOO_MANY_REDIRECTS", "crawl_scope",
+           "redirect_given_up", "redirect_offsite_status"]
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +69,47 @@ REDIRECT_OFFSITE_REASON = "redirect_offsite"
 REDIRECT_OFFSITE_STAT = "skeleton/redirect_offsite"
 #: the ``status`` of a page whose meta refresh leaves the scope
 REFRESH_STATUS = "refresh"
+#: the ``status`` of a page whose redirects lead back to a URL of their own chain
+REDIRECT_LOOP = "redirect_loop"
+#: the ``status`` of a page still redirecting after ``REDIRECT_MAX_TIMES`` redirects
+TOO_MANY_REDIRECTS = "too_many_redirects"
+
+
+class RedirectGivenUp(IgnoreRequest):
+    """A redirect chain not followed to its end; ``status`` says why
+    (:data:`REDIRECT_LOOP`, :data:`TOO_MANY_REDIRECTS`)."""
+
+    def __init__(self, message: str, status: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _RefreshesItself(Exception):
+    """A meta refresh to the page's own URL: the page goes on, unredirected."""
+
+
+def _resource(url: str) -> str:
+    """``url`` as Scrapy's request fingerprints read it (query sorted, no fragment)."""
+    try:
+        return canonicalize_url(url)
+    except ValueError:
+        return url
+
+
+def redirect_given_up(request: Request, target: str, max_times: int) -> str | None:
+    """Why the redirect of ``request`` to ``target`` is not followed, else None:
+    :data:`REDIRECT_LOOP` when ``target`` is a URL of the request's own chain
+    (``redirect_urls``, or the request itself), :data:`TOO_MANY_REDIRECTS` when it
+    would be redirect number ``max_times + 1`` (``REDIRECT_MAX_TIMES``; or the
+    request's ``redirect_ttl`` is spent), as Scrapy's ``BaseRedirectMiddleware``
+    counts them."""
+    chain = {_resource(url) for url in (*request.meta.get("redirect_urls", ()), request.url)}
+    if _resource(target) in chain:
+        return REDIRECT_LOOP
+    ttl = request.meta.get("redirect_ttl", max_times)
+    if not ttl or request.meta.get("redirect_times", 0) + 1 > max_times:
+        return TOO_MANY_REDIRECTS
+    return None
 
 
 def crawl_scope(crawler: Crawler | None) -> str | None:
@@ -77,12 +132,17 @@ def _robots_txt(request: Request) -> bool:
 
 class ScopedRedirect:
     """A mixin for Scrapy's redirect middlewares: a redirect out of the crawl's
-    scope is not followed (see the module)."""
+    scope is not followed, a loop or a redirect past ``REDIRECT_MAX_TIMES``
+    raises :class:`RedirectGivenUp` (see the module)."""
 
     crawler: Crawler
+    max_redirect_times: int
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
-        result = super().process_response(request, response)  # type: ignore[misc]
+        try:
+            result = super().process_response(request, response)  # type: ignore[misc]
+        except _RefreshesItself:
+            return response
         if not isinstance(result, Request) or result is request:
             return result
         scope = crawl_scope(getattr(self, "crawler", None))
@@ -100,6 +160,24 @@ class ScopedRedirect:
                     "meta refresh" if 200 <= response.status < 300 else f"redirect ({response.status})",
                     request.url, result.url, scope)
         return response
+
+    def _redirect(self, redirected: Request, request: Request, reason: object) -> Request:
+        """Scrapy's redirect, refusing a loop and the redirect past the limit with
+        :class:`RedirectGivenUp` (see the module)."""
+        why = redirect_given_up(request, redirected.url, self.max_redirect_times)
+        if why == REDIRECT_LOOP and reason == "meta refresh" \
+                and _resource(redirected.url) == _resource(request.url):
+            raise _RefreshesItself
+        cause = None
+        if why is None:
+            try:
+                return super()._redirect(redirected, request, reason)  # type: ignore[misc]
+            except IgnoreRequest as exc:  # Scrapy's "max redirections reached"
+                why, cause = TOO_MANY_REDIRECTS, exc
+        chain = " -> ".join([*request.meta.get("redirect_urls", ()), request.url, redirected.url])
+        message = f"{why.replace('_', ' ')}: {chain}"
+        logger.debug("not following the redirect of %s: %s", request.url, message)
+        raise RedirectGivenUp(message, why) from cause
 
 
 class ScopedRedirectMiddleware(ScopedRedirect, RedirectMiddleware):
