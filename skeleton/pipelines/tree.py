@@ -13,10 +13,11 @@ first), so the kept offers never depend on the order pages arrive in. Offers to
 the crawl's root are never kept.
 
 A page that failed for good (the spider's errback: an HTTP error after retries, a
-timeout, a DNS or connection error) comes as an item with ``reason`` ``failed``
-and its ``status`` and is stored the same way, its URL and status also in
-``:failed``; it never replaces the record of a page fetched (by another worker,
-under another URL), and the page's record replaces it when a later fetch works.
+timeout, a DNS or connection error, a body too large, a redirect loop...) comes as
+an item with ``reason`` ``failed`` and its ``status`` and is stored the same way,
+its URL and status also in ``:failed``; it never replaces the record of a page
+fetched (by another worker, under another URL), and the page's record replaces it
+when a later fetch works.
 A page that redirects out of the crawl's scope (``reason`` ``redirect_offsite``,
 :mod:`skeleton.middlewares.scope`) is a page fetched, its URL and the URL it
 redirects to (``redirect_to``) also in ``:offsite`` until a later record replaces it.

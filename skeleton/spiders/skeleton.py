@@ -33,11 +33,13 @@ as usual, with that link read as a link to no page (SEW's type *other*, as a
 ``javascript:`` link).
 
 A page that fails for good (an HTTP error after Scrapy's retries, a timeout, a DNS
-or connection error) is recorded as a page with ``reason`` ``failed`` and its
+or connection error, a body over ``DOWNLOAD_MAXSIZE`` downloaded or decompressed, a
+redirect loop or too many redirects, any request dropped with ``IgnoreRequest``
+after it was answered) is recorded as a page with ``reason`` ``failed`` and its
 ``status`` (:func:`failure_status`): a broken leaf of the tree under the page that
 linked it. Counted in ``skeleton/failed_pages`` and ``skeleton/failed_pages/STATUS``
 (``skeleton/fetch_failed`` counts every errback, the requests filtered on purpose
-too: robots.txt, offsite).
+too: robots.txt, offsite, which were never requested and are no page).
 
 The crawl keeps to the base URL's scope: its scheme, host name, port and
 directory (:func:`skeleton.sew.urls.in_scope`). A page that redirects out of it
@@ -54,9 +56,11 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from difflib import get_close_matches
 from typing import Any, Self
+from weakref import WeakSet
 
 import redis
 import scrapy
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import (CannotResolveHostError, DownloadCancelledError,
                                DownloadConnectionRefusedError, DownloadFailedError,
@@ -77,7 +81,8 @@ from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
-from skeleton.middlewares.scope import META_REDIRECT_OFFSITE, REDIRECT_OFFSITE_REASON, redirect_offsite_status
+from skeleton.middlewares.scope import (META_REDIRECT_OFFSITE, REDIRECT_OFFSITE_REASON, RedirectGivenUp,
+                                        redirect_offsite_status)
 from skeleton.middlewares.shared import analysis_failed, html_response, release_page, shared_page
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
@@ -99,7 +104,13 @@ from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.language import ANY_LANGUAGE, page_language, primary_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 
-__all__ = ["BASE_FAILED_STAT", "BASE_REDIRECT_STAT", "SkeletonSpider", "UNPARSABLE_REASON", "failure_status"]
+try:  # what HttpCompressionMiddleware's IgnoreRequest comes from when a body inflates past the limit
+    from scrapy.utils._compression import _DecompressionMaxSizeExceeded as _DECOMPRESSION_TOO_LARGE
+except ImportError:  # pragma: no cover - another Scrapy: such a drop is recorded as IGNORED
+    _DECOMPRESSION_TOO_LARGE = None
+
+__all__ = ["BASE_FAILED_STAT", "BASE_REDIRECT_STAT", "IGNORED", "SkeletonSpider", "TOO_LARGE",
+           "UNPARSABLE_REASON", "failure_status"]
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +153,13 @@ SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "det
 MAX_CACHED_CONTEXTS = 256
 
 
+#: ``status`` of a page whose body is over ``DOWNLOAD_MAXSIZE``: the download
+#: cancelled (Scrapy raises ``DownloadCancelledError`` for that only), or the body
+#: decompressed past it (a gzip bomb: ``HttpCompressionMiddleware``'s ``IgnoreRequest``)
+TOO_LARGE = "too_large"
+#: ``status`` of a page answered, then dropped by any other ``IgnoreRequest``
+IGNORED = "ignored"
+
 #: error kinds of :func:`failure_status`, most specific first (Scrapy's download
 #: errors and the Twisted errors they wrap)
 _ERROR_KINDS: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
@@ -149,24 +167,33 @@ _ERROR_KINDS: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
     ((CannotResolveHostError, error.DNSLookupError), "dns"),
     ((DownloadConnectionRefusedError, error.ConnectionRefusedError), "connection_refused"),
     ((ResponseDataLossError,), "data_loss"),
-    ((DownloadCancelledError,), "cancelled"),
+    ((DownloadCancelledError,), TOO_LARGE),
     ((DownloadFailedError, error.ConnectError, error.ConnectionLost, error.ConnectionDone),
      "connection_error"),
 )
 
 
-def failure_status(failure: Failure) -> str | None:
+def failure_status(failure: Failure, answered: bool = False) -> str | None:
     """Why a request failed for good, as recorded with its page: the HTTP status
     code of an HTTP error (after retries; ``"500"``, ``"404"``), else the error
     kind (``"timeout"``, ``"dns"``, ``"connection_refused"``, ``"data_loss"``,
-    ``"cancelled"``: over ``DOWNLOAD_MAXSIZE``, ``"connection_error"``, or
-    ``"error"``); None for a request filtered on purpose (any other
-    ``IgnoreRequest``: robots.txt, offsite, too many redirects), which is no page."""
+    ``"too_large"``: over ``DOWNLOAD_MAXSIZE``, downloaded or decompressed,
+    ``"redirect_loop"``, ``"too_many_redirects"``
+    (:class:`skeleton.middlewares.scope.RedirectGivenUp`), ``"connection_error"``,
+    or ``"error"``). Any other ``IgnoreRequest`` is ``"ignored"`` when the request
+    was ``answered`` (a response came: a middleware dropped it afterwards), else
+    None: a request filtered on purpose before it was made (robots.txt, offsite),
+    which is no page."""
     if failure.check(HttpError):
         response = getattr(failure.value, "response", None)
         return str(getattr(response, "status", "") or "error")
+    if failure.check(RedirectGivenUp):
+        return str(failure.value.status)
     if failure.check(IgnoreRequest):
-        return None
+        cause = failure.value.__cause__
+        if _DECOMPRESSION_TOO_LARGE is not None and isinstance(cause, _DECOMPRESSION_TOO_LARGE):
+            return TOO_LARGE
+        return IGNORED if answered else None
     for kinds, name in _ERROR_KINDS:
         if failure.check(*kinds):
             return name
@@ -262,6 +289,9 @@ class SkeletonSpider(scrapy.Spider):
         self.pages_seen = 0
         self._contexts: dict[str, Context] = {"": ([], [])}
         self._server: Any = None
+        #: the requests a response came for (Scrapy's ``response_downloaded``): an
+        #: ``IgnoreRequest`` in the errback of one of them dropped a page requested
+        self._answered: WeakSet[scrapy.Request] = WeakSet()
 
     @staticmethod
     def check_arguments(base: str | None = None, depth: str | int | None = None,
@@ -314,6 +344,7 @@ class SkeletonSpider(scrapy.Spider):
         crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
         crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
         spider.skip_actions = crawler.settings.getbool("SKELETON_SKIP_ACTIONS", True)
+        crawler.signals.connect(spider._response_downloaded, signal=signals.response_downloaded)
         if spider.max_pages is not None:
             # a budgeted run stores each page at once: its workers count the pages stored
             crawler.settings.set("SKELETON_ACK_BATCH", 1, priority="spider")
@@ -345,16 +376,24 @@ class SkeletonSpider(scrapy.Spider):
                              meta={META_DEPTH: 0, META_PARENT: None, META_CONTEXT: "",
                                    META_LANG: self.language})
 
+    def _response_downloaded(self, response: Response, request: scrapy.Request, **kwargs: Any) -> None:
+        """Scrapy's ``response_downloaded`` (sent by the downloader for every
+        response, before the downloader middlewares see it): ``request`` was made."""
+        self._answered.add(request)
+
     def failed(self, failure: Failure) -> Iterator[PageItem]:
-        """Errback. A request filtered on purpose (robots.txt, offsite) is done
-        without a page: its queue lease is acknowledged. A page that failed for good
-        (an HTTP error after retries, a timeout, a DNS or connection error) is an
-        item with ``reason`` ``failed`` and its ``status`` (:func:`failure_status`),
-        no links: stored as a broken leaf, then its lease acknowledged as a page's."""
+        """Errback. A request filtered on purpose before it was made (robots.txt,
+        offsite) is done without a page: its queue lease is acknowledged. A page
+        that failed for good (an HTTP error after retries, a timeout, a DNS or
+        connection error, a body too large, a redirect loop, any drop after a
+        response came) is an item with ``reason`` ``failed`` and its ``status``
+        (:func:`failure_status`), no links: stored as a broken leaf, then its lease
+        acknowledged as a page's. It is recorded under the URL last requested (the
+        URLs that redirected to it are its aliases)."""
         request = failure.request  # type: ignore[attr-defined]
         stats = self.crawler.stats
         stats.inc_value("skeleton/fetch_failed")
-        status = failure_status(failure)
+        status = failure_status(failure, answered=request in self._answered)
         if request.meta.get(META_DEPTH, 0) == 0 and request.meta.get(META_PARENT) is None:
             # the base page itself: `scrapy crawl` ends with an error line and exit code 1
             stats.set_value(BASE_FAILED_STAT, status or "filtered")
@@ -362,7 +401,7 @@ class SkeletonSpider(scrapy.Spider):
             self.crawler.signals.send_catch_log(request_finished, request=request)
             return
         logger.warning("could not fetch %s: %s (recorded as failed: %s)",
-                       request.url, failure.value, status)
+                       request.url, str(failure.value) or type(failure.value).__name__, status)
         stats.inc_value("skeleton/failed_pages")
         stats.inc_value(f"skeleton/failed_pages/{status}")
         yield PageItem(url=canonical(request.url) or request.url, parent=None, depth=None,
