@@ -18,8 +18,11 @@ from pathlib import Path
 import pytest
 import redis
 from helpers import wait_for
+from scrapy import Request
 from services import redis_server
+from test_queue import make_queue
 
+from skeleton.store.queue import LEASE_META
 from skeleton.store.refusal import CannotWrite, refusal
 from skeleton.store.server import connect
 
@@ -105,3 +108,26 @@ def test_other_redis_errors_are_not_refusals(server: str) -> None:
     finally:
         plain.close()
         ours.close()
+
+
+def test_a_push_refused_leaves_the_acknowledgement_undone(server: str) -> None:
+    """An exchange that pushes a page's child requests and acknowledges the page:
+    when Redis refuses the pushes (OOM: the dupefilter's write is refused) the page
+    keeps its lease, though Redis would run the acknowledgement (deleting frees
+    memory)."""
+    client = connect({"REDIS_URL": server})
+    try:
+        queue = make_queue(client, "q-oom")
+        keys = queue.keys
+        queue.push(Request("http://example.com/"), ["set", "http://example.com/"])
+        page = queue.pop()
+        lease = page.meta[LEASE_META]
+        children = [(*queue.entry(Request(f"http://example.com/{i}")), ["set", f"http://example.com/{i}"])
+                    for i in range(3)]
+        stop_writes(redis.Redis.from_url(server), "oom")
+        with pytest.raises(CannotWrite):
+            queue.exchange(children, [lease], 0)
+        assert client.zscore(keys.leases, lease) is not None and client.hexists(keys.inflight, lease)
+        assert client.llen(keys.requests) == 0
+    finally:
+        client.close()
