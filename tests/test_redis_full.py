@@ -205,10 +205,11 @@ def assert_one_error_line(code: int, log: str, where: str, cause: str) -> None:
     assert "'finish_reason': 'redis_cannot_write'" in log, log[-3000:]
 
 
-@pytest.mark.parametrize("how", ["oom"])
+@pytest.mark.parametrize("how", ["oom", "misconf"])
 def test_embedded_redis_that_cannot_write_stops_the_crawl(serve, tmp_path: Path, how: str) -> None:
     """The crawl ends by itself: exit code 1, one error line naming the data
-    folder and the cause, no traceback, the embedded redis-server gone."""
+    folder and the cause, no traceback, the embedded redis-server gone (with
+    MISCONF it refuses SHUTDOWN SAVE and ignores SIGTERM: it is killed)."""
     base, data = serve(handler=Slow), tmp_path / "data"
     pids: list[int] = []
 
@@ -221,6 +222,8 @@ def test_embedded_redis_that_cannot_write_stops_the_crawl(serve, tmp_path: Path,
         code, log = crawl_until_refused(base, tmp_path, embedded, how, "-s", f"SKELETON_DATA_DIR={data}")
         assert_one_error_line(code, log, f"the embedded Redis of {data}", how.upper())
         wait_for(lambda: gone(pids[0]), timeout=30)
+        if how == "misconf":
+            assert "ignored SIGTERM" in log and "No such file or directory" in log, log[-3000:]
     finally:
         for pid in pids:  # the server this test's crawl started, left running by a failure
             if not gone(pid):
