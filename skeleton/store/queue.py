@@ -410,25 +410,40 @@ class LeasedFifoQueue(Base):
         return Exchange(list(pushes), acks, ids)
 
     def send(self, plan: Exchange) -> list[Any]:
-        """Send ``plan`` in one pipeline; Redis' replies. Touches nothing but the
-        Redis client (thread-safe): it may run on another thread than the queue's
-        other methods. Raises Redis' errors."""
+        """Send ``plan`` in one pipeline; Redis' replies. A plan that pushes and
+        acknowledges sends its pushes first, in a pipeline of their own, and the
+        rest only once they are written: Redis runs every command of a pipeline
+        whatever the others answer, and one that refuses the pushes (``OOM``, the
+        dupefilter's write comes first) still runs the acknowledgements (they free
+        memory), which would end the lease of a page whose child requests were not
+        queued. Touches nothing but the Redis client (thread-safe): it may run on
+        another thread than the queue's other methods. Raises Redis' errors."""
         pushes, acks, ids = plan.pushes, plan.acks, plan.ids
+        scripts = [s.script for s in (self._push_many, self._ack, self._pop_many)]
 
-        def fill(pipe: Any) -> None:
+        def fill_pushes(pipe: Any) -> None:
             if pushes:
                 args: list[Any] = []
                 for data, lease, dupe in pushes:
                     mode, *rest = dupe or [""]
                     args += [data, lease, mode, len(rest), *rest]
                 pipe.evalsha(self._push_many.sha, 4, *self._lease_keys, self.keys.dupefilter, *args)
+
+        def fill_rest(pipe: Any) -> None:
             if acks:
                 pipe.evalsha(self._ack.sha, 2, self.keys.leases, self.keys.inflight, *acks)
             if ids:
                 pipe.evalsha(self._pop_many.sha, 3, *self._lease_keys, self.lease_ms, *ids)
 
-        return run_pipeline(self.server, fill,
-                            [s.script for s in (self._push_many, self._ack, self._pop_many)])
+        if pushes and acks:
+            pushed = run_pipeline(self.server, fill_pushes, scripts)
+            return pushed + run_pipeline(self.server, fill_rest, scripts)
+
+        def fill(pipe: Any) -> None:
+            fill_pushes(pipe)
+            fill_rest(pipe)
+
+        return run_pipeline(self.server, fill, scripts)
 
     def forget(self, leases: list[str]) -> None:
         """Stop renewing ``leases`` (their pages were not written): they expire and

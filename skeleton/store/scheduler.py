@@ -28,7 +28,8 @@ What changes from scrapy-redis 0.9.1:
   idle worker exits within the interval): a marker request passed to
   ``engine.crawl()``, which this scheduler drops, makes the engine ask for work
   and, if it has none, run its idle check;
-- Redis errors left after the client's retries stop the crawl
+- Redis errors left after the client's retries, and Redis refusing to write
+  (``MISCONF``, ``OOM``: :mod:`skeleton.store.refusal`), stop the crawl
   (:mod:`skeleton.store.outage`).
 """
 from __future__ import annotations
@@ -385,7 +386,8 @@ class Scheduler(scheduler.Scheduler):
 
     def _send(self, writes: list[Write], plan: Exchange | None) -> tuple[list[tuple[bool, Any]], Any, Exchange | None]:
         """On the I/O thread: run ``writes``, then send ``plan`` unless a write lost
-        Redis (the writes after it are not tried, and nothing is sent). After a write
+        Redis or was refused (:data:`skeleton.store.outage.REDIS_ERRORS`: the writes
+        after it are not tried, and nothing is sent). After a write
         failed otherwise, ``plan`` goes without its acknowledgements: a lease ends only
         once its page is written. Never raises: returns each write's ``(True,
         result)`` or ``(False, exception)``, the queue's replies (None: not sent) or
@@ -520,16 +522,16 @@ class Scheduler(scheduler.Scheduler):
     def _on_idle(self, spider: Spider) -> None:
         """Close only when the whole crawl is done, not just this worker's part."""
         if outage.is_down(self.crawler):
-            raise CloseSpider(outage.REASON)
+            raise CloseSpider(outage.reason(self.crawler))
         self.exchange(wait=True)  # this worker's waiting pushes and acknowledgements first
         if outage.is_down(self.crawler):
-            raise CloseSpider(outage.REASON)
+            raise CloseSpider(outage.reason(self.crawler))
         try:
             self.queue.requeue_expired()
             pending, leased = len(self.queue), self.queue.in_flight()
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "checking for completion")
-            raise CloseSpider(outage.REASON) from None
+            raise CloseSpider(outage.reason(self.crawler)) from None
         if pending or leased or self.inbox:
             self.idle_since = None
             if pending or self.inbox:

