@@ -473,7 +473,9 @@ def _separator_crumbs(page: _Page) -> list[str]:
     (``CRUMB_SEPARATORS``) whose first link is a site's home."""
     done: set[int] = set()
     for first in _SEPARATED(page.root):
-        if id(first) in done or not _is_home(first.get("href"), page):
+        # no separator after it: no run (the cheap test first, on a page of links)
+        if id(first) in done or (first.tail or "").strip() not in CRUMB_SEPARATORS \
+                or not _is_home(first.get("href"), page):
             continue
         run = [first]
         while (run[-1].tail or "").strip() in CRUMB_SEPARATORS and len(run) <= MAX_CRUMB_LINKS:
