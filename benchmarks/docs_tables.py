@@ -249,6 +249,21 @@ def entropy_crawl(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: hostile pages ------------------------------------------------------------
+
+@table("linear", "docs/guide.md", "linear.json")
+def linear(results: Results) -> list[str]:
+    """Seconds and peak RSS of one page's whole analysis, by page shape and size."""
+    shapes = {"flat": "sibling `<a>` in one `<div>`", "list": "`<ul><li><a>`", "nested": "lists nested 5 deep"}
+    rows = head("page", "links", "s/page", "evidence", "detect", "link rules", "peak RSS (MB)", "bar (s)")
+    for r in results["cases"]:
+        passes = r["passes"]
+        rows.append(row(shapes.get(r["case"], r["case"]), f"{r['links']:,}", f3(r["seconds"]),
+                        f3(passes["evidence"]), f3(passes["detect"]), f3(passes["reasons"]),
+                        num(r["rss_mb"]), "-" if r["bar_s"] is None else num(r["bar_s"])))
+    return rows
+
+
 # -- docs/guide.md: the dupefilter ------------------------------------------------------------
 
 @table("dupefilter-memory", "docs/guide.md", "dupefilter_memory.json",

@@ -113,14 +113,14 @@ _LOWER = "abcdefghijklmnopqrstuvwxyz"
 #: before parsing).
 JSONLD_XPATH = '//script[contains(@type, "ld+json")]'
 #: Microdata BreadcrumbList scopes (pre-check: "breadcrumblist").
-MICRODATA_XPATH = '//@itemtype[contains(., "BreadcrumbList")]/parent::*[@itemscope]'
+MICRODATA_XPATH = '//*[@itemscope][@itemtype[contains(., "BreadcrumbList")]]'
 #: Candidate breadcrumb containers in document order, outer before inner
 #: (pre-check: "crumb", "md-path", "breadcrumblist"). "rumb" lets "Breadcrumb" in.
 CRUMB_XPATH = (
-    '//@class[contains(., "rumb") or contains(., "md-path")]/..'
-    ' | //@id[contains(., "rumb")]/..'
-    f' | //@aria-label[contains(translate(., "{_UPPER}", "{_LOWER}"), "{CRUMB_MARKER}")]/..'
-    ' | //@typeof[contains(., "BreadcrumbList")]/..'
+    '//*[@class[contains(., "rumb") or contains(., "md-path")]'
+    ' or @id[contains(., "rumb")]'
+    f' or @aria-label[contains(translate(., "{_UPPER}", "{_LOWER}"), "{CRUMB_MARKER}")]'
+    ' or @typeof[contains(., "BreadcrumbList")]]'
 )
 #: Sphinx relbar (classic, pydoctheme, ...): the ``li.nav-item`` links of the first
 #: ``div.related`` (pre-check: "related").
@@ -129,17 +129,17 @@ SPHINX_RELBAR_XPATH = (
     '//li[contains(concat(" ", normalize-space(@class), " "), " nav-item ")]/a/@href'
 )
 #: Candidate declared parents: elements with rel or accesskey.
-UP_XPATH = "//@rel/.. | //@accesskey/.."
+UP_XPATH = "//*[@rel or @accesskey]"
 #: ... and the links of DocBook navigation header/footer divs (pre-check: their classes).
 UP_PANEL_XPATH = UP_XPATH + ' | //div[contains(@class, "navheader") or contains(@class, "navfooter")]//a'
 #: Elements with aria-current.
-ARIA_CURRENT_XPATH = "//@aria-current/.."
+ARIA_CURRENT_XPATH = "//*[@aria-current]"
 #: the candidate pager links: anchors and ``link`` elements with a ``rel``
 PAGER_XPATH = "//a[@href] | //link[@href][@rel]"
 #: separators of a plain-text breadcrumb ("Home » Forum » Topic"); "|" and "·" join menus
 CRUMB_SEPARATORS = frozenset({"»", "›", ">", "→", "::"})
 #: a link followed by a sibling link: the start of a possible plain-text trail
-SEPARATED_XPATH = "//a[@href][following-sibling::*[1][self::a[@href]]]"
+SEPARATED_XPATH = "//a[@href][following-sibling::*[1]/self::a[@href]]"
 #: links that may declare the page's category (``rel`` tokens are checked in Python)
 FILED_XPATH = '//a[@href][contains(@rel, "ategory")] | //link[@href][contains(@rel, "ategory")]'
 #: the ``rel`` token of a link to the section a page is filed in
@@ -168,7 +168,7 @@ _CURRENT_MARKERS = {"active": "ctive", "current": "urrent", "selected": "elected
 def _marked_xpath(markers: tuple[str, ...]) -> etree.XPath:
     """Elements with aria-current or a class containing one of ``markers``."""
     tests = " or ".join(f'contains(., "{_CURRENT_MARKERS[marker]}")' for marker in markers)
-    return etree.XPath(f"{ARIA_CURRENT_XPATH} | //@class[{tests}]/..")
+    return etree.XPath(f"//*[@aria-current or @class[{tests}]]")
 
 
 _JSONLD = etree.XPath(JSONLD_XPATH)
@@ -473,7 +473,9 @@ def _separator_crumbs(page: _Page) -> list[str]:
     (``CRUMB_SEPARATORS``) whose first link is a site's home."""
     done: set[int] = set()
     for first in _SEPARATED(page.root):
-        if id(first) in done or not _is_home(first.get("href"), page):
+        # no separator after it: no run (the cheap test first, on a page of links)
+        if id(first) in done or (first.tail or "").strip() not in CRUMB_SEPARATORS \
+                or not _is_home(first.get("href"), page):
             continue
         run = [first]
         while (run[-1].tail or "").strip() in CRUMB_SEPARATORS and len(run) <= MAX_CRUMB_LINKS:

@@ -127,16 +127,19 @@ _TAG_CLOUD = f"contains(concat(' ', normalize-space(@class), ' '), ' {TAG_CLOUD_
 #: parts of a class name (split at ``-`` and ``_``) that mark a post's byline
 BYLINE_CLASS_PARTS = frozenset({"author", "authors", "byline"})
 _TAG_CLOUD_A = etree.XPath(f"//a[@href][{_TAG_CLOUD}]")
-_BYLINE_CANDIDATES = etree.XPath("//@class[contains(., 'author') or contains(., 'byline')]/..")
+_BYLINE_CANDIDATES = etree.XPath("//*[@class[contains(., 'author') or contains(., 'byline')]]")
 _CLASS_PARTS = re.compile(r"[-_\s]+")
 _ALL_A = etree.XPath("//a[@href]")
-#: elements whose first child element is a link (a label may stand before it)
-_LINK_FIRST = etree.XPath("//a[@href][not(preceding-sibling::*[1])]/..")
+#: elements whose first child element is a link (a label may stand before it); a
+#: predicate on the parent, not ``//a[...]/..``: libxml2 merges the parents of the
+#: links one by one, each checked against all those kept (N squared, issue 29)
+LINK_FIRST_XPATH = "//*[a[@href][not(preceding-sibling::*[1])]]"
+_LINK_FIRST = etree.XPath(LINK_FIRST_XPATH)
 _HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: elements named for assistive technology (WAI-ARIA ``aria-label``/``aria-labelledby``)
-_NAMED = etree.XPath("(//@aria-label | //@aria-labelledby)/parent::*[not(self::a)]")
-_WITH_ID = etree.XPath("//@id/..")
+_NAMED = etree.XPath("//*[@aria-label or @aria-labelledby][not(self::a)]")
+_WITH_ID = etree.XPath("//*[@id]")
 _PLAIN_A = etree.XPath('//a[@href][not(@rel)]/@href', smart_strings=False)
 _PASSWORD = etree.XPath('.//input[translate(@type, "PASWORD", "pasword") = "password"]')
 _FORMS = etree.XPath(".//form")

@@ -16,7 +16,7 @@ __all__ = ["MAIN_XPATH", "DROPPED_TAGS", "main_element", "main_text", "content_t
 
 #: the first ``<main>``, ``role="main"``, ``#content`` or ``#main``: name and attribute
 #: tests (``//@id[...]/..``), three times cheaper in libxml2 than a predicate on ``//*``
-MAIN_XPATH = '(//main | //@role[. = "main"]/.. | //@id[. = "content" or . = "main"]/..)[1]'
+MAIN_XPATH = '(//main | //*[@role = "main" or @id = "content" or @id = "main"])[1]'
 #: elements whose text is not the page's content
 DROPPED_TAGS = frozenset({"script", "style", "noscript", "template", "nav", "aside", "form", "select",
                           "button", "textarea"})
