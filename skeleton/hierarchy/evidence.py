@@ -51,14 +51,14 @@ from typing import Any
 
 from lxml import etree
 
-from ..urlrules.files import FILE_EXTENSIONS, is_file_url
+from ..urlrules.files import is_file_url
 from ..sew.dom import attribute_text
 from ..sew.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES
 from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 
 __all__ = [
-    "FILE_EXTENSIONS", "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
+    "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
     "CURRENT_CLASS_TOKENS", "MARKED_ITEM_TAGS", "NAV_PANEL_CLASSES",
     "breadcrumb", "up_links", "highlighted_trail", "filed_under", "pager_links", "page_evidence",
     "declared_places",
@@ -268,9 +268,6 @@ def _absolute(href: str, page_url: str) -> str:
     return url if url and _valid(url) else ""
 
 
-_is_file = is_file_url  # a file is no place (:mod:`skeleton.urlrules.files`)
-
-
 def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:
     """Absolute, valid, distinct URLs of ``hrefs`` on the page's own host (a site's
     evidence names its own pages: an "Edit on GitHub" link in a breadcrumb does
@@ -283,7 +280,7 @@ def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:
         if not isinstance(href, str):
             continue
         url = _absolute(href, page.url)
-        if url and url not in seen and _host(url) == host and not _is_file(url):
+        if url and url not in seen and _host(url) == host and not is_file_url(url):
             seen.add(url)
             urls.append(url)
             if len(urls) >= MAX_URLS:
