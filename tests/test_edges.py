@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from scrapy.signalmanager import SignalManager
 
-from skeleton.hierarchy.offers import MAX_OFFERS, offer_key, pack_offer, unpack_offers
+from skeleton.hierarchy.offers import MAX_OFFERS, folder_holds, kept_offers, offer_key, pack_offer, unpack_offers
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
 from skeleton.store.keys import CrawlKeys
@@ -26,7 +26,7 @@ def offer(frm: str, parent: str, size: int = 3, level: int = 1) -> dict:
 def apply(script, keys: CrawlKeys, page: str, offers: dict[str, dict], bound: int = MAX_OFFERS) -> int:
     args = [ROOT, page, pack_record({"url": page}), bound, "0", ""]
     for child, o in sorted(offers.items()):
-        args += [child, *pack_offer(o, "http://s")]
+        args += [child, *pack_offer(o, "http://s", child)]
     return script(keys=[keys.pages, keys.offers], args=args)[0]  # children whose offers changed
 
 
@@ -123,6 +123,43 @@ def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_clie
     assert tree["http://s/a/1"]["depth"] == 2
 
 
+def test_the_bound_keeps_the_offers_of_the_folders_holding_the_child_as_the_offline_crawl(
+        redis_client, script) -> None:
+    # a whole-tree sidebar: 40 pages offer the child from a short list; its section
+    # /docs/guide/ offers it from a longer listing and sorts after most of them
+    child = "http://s/docs/guide/intro"
+    pages = {f"http://s/a{i:02d}.html": offer(f"http://s/a{i:02d}.html", f"http://s/a{i:02d}.html", size=5)
+             for i in range(40)}
+    pages["http://s/docs/guide/"] = offer("http://s/docs/guide/", "http://s/docs/guide/", size=9)
+    pages["http://s/docs/guide/other"] = offer("http://s/docs/guide/other", "http://s/docs/guide/other", size=5)
+    rng = random.Random(7)
+    results = set()
+    for trial in range(4):
+        keys = CrawlKeys(f"test-offers-folder-{trial}")
+        redis_client.delete(*keys.all())
+        order = list(pages.items())
+        rng.shuffle(order)
+        for page, o in order:
+            apply(script, keys, page, {child: o}, bound=8)
+        results.add(tuple(stored(redis_client, keys)[child]))
+        redis_client.delete(*keys.all())
+    kept = kept_offers(child, pages.values(), "http://s", bound=8)
+    assert results == {tuple(sorted((o["from"], o["parent"]) for o in kept))}
+    assert ("http://s/docs/guide/", "http://s/docs/guide/") in results.pop()
+    # a sibling page's folder does not hold the child; the home page's holds every page
+    assert not folder_holds("http://s/docs/guide/other", child)
+    assert folder_holds("http://s/", child) and folder_holds("http://s/docs/guide/index.html", child)
+    assert folder_holds("http://s/category/devops.html", "http://s/category/devops/post.html")
+    assert not folder_holds(child, child) and not folder_holds("http://t/", child)
+
+
+def test_offers_stored_before_the_place_letter_are_read() -> None:
+    line = "0100003/ /a\t" + json.dumps([1, 3, 0.0, 0, 0, 0.5, 0.0, "x"])
+    assert unpack_offers(line, "http://s") == [{"from": "http://s/", "parent": "http://s/a", "level": 1, "size": 3,
+                                                 "pos": 0.0, "toc": 0, "alpha": 0, "dirs": 0.5, "inside": 0.0,
+                                                 "sig": "x"}]
+
+
 def test_bad_stored_offers_are_skipped_and_a_bad_edge_model_is_one_error(redis_client) -> None:
     good = {"from": ROOT, "parent": ROOT + "a", "level": 1, "size": 3, "sig": "x"}
     line = "\t".join(pack_offer(good, "http://s"))
@@ -135,3 +172,20 @@ def test_bad_stored_offers_are_skipped_and_a_bad_edge_model_is_one_error(redis_c
     with pytest.raises(EdgeModelError, match="unusable edge model"):
         crawl_edges(redis_client, keys, {ROOT: {}})
     redis_client.delete(*keys.all())
+
+
+def test_the_offline_crawl_stores_what_the_pipeline_stores() -> None:
+    # benchmarks and training read page_records: no offer to the root, each child
+    # bounded by kept_offers, as the Lua script above keeps them
+    from skeleton.sew.findskeleton import PageResult, page_records
+
+    pages = [PageResult(ROOT, 0, "home", True, [], offers={"http://s/x": offer(ROOT, ROOT, size=50)})]
+    for i in range(MAX_OFFERS + 6):
+        url = f"http://s/p{i:02d}"
+        pages.append(PageResult(url, 1, url, True, [], offers={"http://s/x": offer(url, url, size=5),
+                                                               ROOT: offer(url, url)}))
+    records, offers = page_records(pages)
+    assert ROOT not in offers
+    kept = {o["from"] for o in offers["http://s/x"]}
+    assert len(kept) == MAX_OFFERS and ROOT in kept  # the home page's folder holds every page
+    assert kept == {o["from"] for o in kept_offers("http://s/x", [p.offers["http://s/x"] for p in pages], "http://s")}

@@ -39,7 +39,8 @@ from skeleton.sew.links import LinkNode
 from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.sew.urls import directory, split_url
 
-__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "offer_key", "origin_of", "pack_offer", "unpack_offers",
+__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "kept_offers", "offer_key", "origin_of", "pack_offer",
+           "unpack_offers",
            "page_offers", "section_folder", "set_signature"]
 
 #: a set shorter than this is never called alphabetical (three titles are often sorted by chance)
@@ -48,8 +49,12 @@ ALPHA_MIN_SIZE = 8
 MAX_OFFERS = 24
 #: an offer's features in their stored order (``from`` and ``parent`` are in its key)
 OFFER_FIELDS = ("level", "size", "pos", "toc", "alpha", "dirs", "inside", "sig")
-#: the stored key's fixed-width prefix (level, size) before ``from`` and ``parent``
-_KEY_PREFIX = 7
+#: the stored key's fixed-width prefix (place, level, size) before ``from`` and ``parent``
+_KEY_PREFIX = 8
+#: the prefix of keys stored before the place letter (level, size): read as they are
+_OLD_KEY_PREFIX = 7
+#: the key's first letter: the offering page's folder holds the child, or not
+ABOVE, ELSEWHERE = "a", "b"
 
 
 def set_signature(urls: Iterable[str]) -> str:
@@ -58,14 +63,37 @@ def set_signature(urls: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def offer_key(offer: dict[str, Any], origin: str = "") -> str:
-    """The bound's order (smaller is kept): nested entries and short lists first, a
+def offer_key(offer: dict[str, Any], origin: str = "", child: str = "") -> str:
+    """The bound's order (smaller is kept): first the offers of pages whose URL
+    folder holds ``child`` (:func:`folder_holds`: a handful per child, the pages a
+    folder tree would hang it from), then nested entries and short lists, a
     site-wide menu or an A-Z index of thousands last; then by offering page and
     parent (bytewise; a space between them, which no URL holds), so the kept
     offers never depend on arrival order. With ``origin`` (``scheme://host``), the
     URLs on it are written from their path: the key an offer is stored under."""
-    return (f"{min(int(offer.get('level', 1)), 99):02d}{min(int(offer.get('size', 0)), 99999):05d}"
-            f"{_short(str(offer.get('from', '')), origin)} {_short(str(offer.get('parent', '')), origin)}")
+    frm = str(offer.get("from", ""))
+    place = ABOVE if child and folder_holds(frm, child) else ELSEWHERE
+    return (f"{place}{min(int(offer.get('level', 1)), 99):02d}{min(int(offer.get('size', 0)), 99999):05d}"
+            f"{_short(frm, origin)} {_short(str(offer.get('parent', '')), origin)}")
+
+
+def folder_holds(page: str, child: str) -> bool:
+    """Whether ``child`` lies in the folder ``page`` names as its section
+    (:func:`section_folder`), on the same host, and is not ``page`` itself: the home
+    page's folder holds every page of its site, ``/docs/`` holds ``/docs/a/b``,
+    ``/category/devops.html`` holds ``/category/devops/post.html``."""
+    a, b = split_url(page), split_url(child)
+    if a is None or b is None or a.netloc != b.netloc or page == child:
+        return False
+    return (b.path or "/").startswith(section_folder(page))
+
+
+def kept_offers(child: str, offers: Iterable[dict[str, Any]], origin: str = "",
+                bound: int = MAX_OFFERS) -> list[dict[str, Any]]:
+    """The offers ``child`` keeps in the crawl's store: the ``bound`` smallest by
+    :func:`offer_key`, as the tree pipeline's script keeps them (the offline crawl
+    applies it so that it sees what a crawl stores)."""
+    return sorted(offers, key=lambda offer: offer_key(offer, origin, child))[:bound]
 
 
 def origin_of(url: str) -> str:
@@ -85,13 +113,19 @@ def _long(url: str, origin: str) -> str:
     return origin + url if url.startswith("/") else url
 
 
-def pack_offer(offer: dict[str, Any], origin: str = "") -> tuple[str, str]:
-    """An offer as stored: its key (:func:`offer_key` with ``origin``, which holds
-    ``from`` and ``parent``) and its other features as a compact JSON array in
-    :data:`OFFER_FIELDS` order. Neither holds a tab or a newline."""
+def pack_offer(offer: dict[str, Any], origin: str = "", child: str = "") -> tuple[str, str]:
+    """An offer to ``child`` as stored: its key (:func:`offer_key` with ``origin``,
+    which holds ``from`` and ``parent``) and its other features as a compact JSON
+    array in :data:`OFFER_FIELDS` order. Neither holds a tab or a newline."""
     values = json.dumps([offer.get(name) for name in OFFER_FIELDS], ensure_ascii=False,
                         separators=(",", ":"))
-    return offer_key(offer, origin), values
+    return offer_key(offer, origin, child), values
+
+
+def key_prefix(key: str) -> int:
+    """The length of a stored key's ordering prefix: keys stored before the place
+    letter (:data:`ABOVE`, :data:`ELSEWHERE`) begin with a digit."""
+    return _OLD_KEY_PREFIX if key[:1].isdigit() else _KEY_PREFIX
 
 
 def unpack_offers(stored: Any, origin: str = "") -> list[dict[str, Any]]:
@@ -101,8 +135,9 @@ def unpack_offers(stored: Any, origin: str = "") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for line in text.split("\n") if isinstance(text, str) else ():
         key, tab, values = line.partition("\t")
-        frm, space, parent = key[_KEY_PREFIX:].partition(" ")
-        if not tab or not space or len(key) < _KEY_PREFIX:
+        prefix = key_prefix(key)
+        frm, space, parent = key[prefix:].partition(" ")
+        if not tab or not space or len(key) < prefix:
             continue
         try:
             features = json.loads(values)

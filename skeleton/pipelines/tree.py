@@ -7,8 +7,9 @@ page's offers (:mod:`skeleton.hierarchy.offers`: for each navigation link, the
 candidate parent and the features of the list it came from) into ``:offers``,
 child URL -> list of offers. An offer is replaced by a new one from the same page
 for the same parent, so storing a page twice changes nothing; a child keeps at
-most ``MAX_OFFERS`` offers, those with the smallest ``offer_key`` (nested entries
-and short lists first; a site-wide menu or an A-Z index of thousands is dropped
+most ``MAX_OFFERS`` offers, those with the smallest ``offer_key`` (offers from the
+pages whose folder holds the child, then nested entries and short lists first; a
+site-wide menu or an A-Z index of thousands is dropped
 first), so the kept offers never depend on the order pages arrive in. Offers to
 the crawl's root are never kept.
 
@@ -81,10 +82,15 @@ MAX_WAITING = MAX_BATCH_WAITING
 #: (kind "3"), then (child, offer key, offer
 #: features) triples (:func:`skeleton.hierarchy.offers.pack_offer`). A child's
 #: offers are stored as lines ``key TAB features``, sorted by key; an offer's
-#: identity is its key without the 7-character (level, size) prefix. Returns the
+#: identity is its key without the 8-character (place, level, size) prefix (7
+#: characters, level and size, for a key stored before the place letter: a digit first). Returns the
 #: number of children whose offers changed and the crawl's ``fetched`` count after
 #: this page (0 without meta or for a failed page).
 OFFER_SCRIPT = """
+local function id(k)
+  if string.find(string.sub(k, 1, 1), '%d') then return string.sub(k, 8) end
+  return string.sub(k, 9)
+end
 local function less(a, b)
   local n = math.min(#a, #b)
   for i = 1, n do
@@ -120,7 +126,7 @@ local changed = 0
 for i = 7, #ARGV - 2, 3 do
   local child, key, features = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if child ~= ARGV[1] then
-    local id = string.sub(key, 8)
+    local this = id(key)
     local old = redis.call('HGET', KEYS[2], child)
     local kept, same = {}, false
     if old then
@@ -128,7 +134,7 @@ for i = 7, #ARGV - 2, 3 do
         local tab = string.find(line, '\\t', 1, true)
         if tab then
           local k = string.sub(line, 1, tab - 1)
-          if string.sub(k, 8) == id then
+          if id(k) == this then
             same = (k == key and string.sub(line, tab + 1) == features)
           else
             table.insert(kept, line)
@@ -201,7 +207,7 @@ class TreePipeline:
         detail = record.get("redirect_to") if kind == "3" else record.get("status")
         args = [self.root, record["url"], pack_record(record), MAX_OFFERS, kind, str(detail or "")]
         for child, offer in sorted(offers.items()):
-            args += [child, *pack_offer(offer, self.origin)]
+            args += [child, *pack_offer(offer, self.origin, child)]
         self.waiting.append((aliases, args))
         if len(self.waiting) >= MAX_WAITING:
             self.flush()

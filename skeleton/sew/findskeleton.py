@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.evidence import declared_places, page_evidence
-from skeleton.hierarchy.offers import page_offers
+from skeleton.hierarchy.offers import kept_offers, origin_of, page_offers
 from skeleton.hierarchy.resolve import resolve_tree
 
 from .edges import followed_links
@@ -185,17 +185,22 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
 
 def page_records(pages: list[PageResult]) -> tuple[dict[str, dict], dict[str, list[dict]]]:
     """The page records and offers (child -> offers) of an offline crawl, as the
-    crawl's pipeline stores them in Redis, with the pages' aliases applied as the
-    crawl applies ``:aliases`` (:func:`skeleton.hierarchy.aliases.apply_aliases`)."""
+    crawl's pipeline stores them in Redis (no offer to the root; each child keeps
+    :func:`skeleton.hierarchy.offers.kept_offers`), with the pages' aliases applied
+    as the crawl applies ``:aliases`` (:func:`skeleton.hierarchy.aliases.apply_aliases`)."""
     records = {p.url: {"evidence": p.evidence, "reason": p.reason,
                        "nav_links": [{"url": child} for _, child, _ in p.nav_links]}
                for p in pages if p.url not in p.aliases}
     offers: dict[str, list[dict]] = {}
     aliases: dict[str, str] = {}
+    root = pages[0].url if pages else ""
     for page in pages:
         aliases.update(page.aliases)
         for child, offer in page.offers.items():
-            offers.setdefault(child, []).append(offer)
+            if child != root:  # offers to the root are never stored
+                offers.setdefault(child, []).append(offer)
+    origin = origin_of(root)
+    offers = {child: kept_offers(child, made, origin) for child, made in offers.items()}
     if not pages or not aliases:
         return records, offers
     _, records, offers = apply_aliases(pages[0].url, records, offers, aliases)
