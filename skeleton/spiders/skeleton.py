@@ -401,6 +401,10 @@ class SkeletonSpider(scrapy.Spider):
         URLs that redirected to it are its aliases)."""
         request = failure.request  # type: ignore[attr-defined]
         stats = self.crawler.stats
+        if self.shutdown.requested:
+            # a download cut by the shutdown fails no page: it stays queued
+            self._left_for_shutdown(request.url)
+            return
         stats.inc_value("skeleton/fetch_failed")
         status = failure_status(failure, answered=request in self._answered)
         if request.meta.get(META_DEPTH, 0) == 0 and request.meta.get(META_PARENT) is None:
@@ -438,7 +442,8 @@ class SkeletonSpider(scrapy.Spider):
         if self.shutdown.requested:
             # stopping: the page is not analysed, its lease not acknowledged; the
             # scheduler puts it back in the queue as it closes, for the next run
-            self._left_for_shutdown(response)
+            self._left_for_shutdown(response.url)
+            release_page(response)
             return
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
             # Over budget (a request in flight when the budget ran out): put it back in
@@ -466,7 +471,8 @@ class SkeletonSpider(scrapy.Spider):
         except ShutdownPending:
             self.pages_seen -= 1
             stats.inc_value("skeleton/pages", -1)
-            self._left_for_shutdown(response)
+            self._left_for_shutdown(response.url)
+            release_page(response)
             return
         except BudgetSpent as cut:
             requests = self._cut(item, url, cut)
@@ -498,13 +504,13 @@ class SkeletonSpider(scrapy.Spider):
         started = page.started if isinstance(page, SharedPage) and page.started else time.monotonic()
         return Deadline(self.analysis_budget, started, self.shutdown)
 
-    def _left_for_shutdown(self, response: Response) -> None:
-        """A page not analysed because the crawl is stopping: no item, no
-        acknowledgement, so its lease goes back to the queue when the scheduler
-        closes and the next run crawls it (``skeleton/analysis_cut/shutdown``)."""
+    def _left_for_shutdown(self, url: str) -> None:
+        """A page not analysed (or not recorded as failed) because the crawl is
+        stopping: no item, no acknowledgement, so its lease goes back to the queue
+        when the scheduler closes and the next run crawls it
+        (``skeleton/analysis_cut/shutdown``)."""
         self.crawler.stats.inc_value("skeleton/analysis_cut/shutdown")
-        logger.info("stopping: %s left in the queue for the next run, not analysed", response.url)
-        release_page(response)
+        logger.info("stopping: %s left in the queue for the next run, not analysed", url)
 
     def _cut(self, item: PageItem, url: str, cut: BudgetSpent) -> list[scrapy.Request]:
         """A page whose analysis took longer than ``SKELETON_ANALYSIS_BUDGET``: a
