@@ -518,7 +518,7 @@ class SkeletonSpider(scrapy.Spider):
         its own URL (what the analysis found is dropped, its title kept), no links
         followed; counted as a failed page."""
         stats = self.crawler.stats
-        logger.warning("analysis of %s stopped after %.1f s, over SKELETON_ANALYSIS_BUDGET (%g s): "
+        logger.warning("analysis of %s stopped after %.2f s, over SKELETON_ANALYSIS_BUDGET (%g s): "
                        "recorded as failed: %s", item["url"], cut.seconds, cut.budget, BUDGET_STATUS)
         stats.inc_value("skeleton/failed_pages")
         stats.inc_value(f"skeleton/failed_pages/{BUDGET_STATUS}")
