@@ -960,6 +960,12 @@ def route_server(routes: dict[str, tuple[int, dict[str, str], bytes]], log: Log,
         def log_message(self, format: str, *args: object) -> None:
             pass
 
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except ConnectionError:  # the crawl closed a connection it had kept alive
+                self.close_connection = True
+
         def do_GET(self) -> None:
             path = urlsplit(self.path).path
             status, headers, body = routes.get(path, (404, {}, b"<html><body>Not found</body></html>"))
@@ -1010,13 +1016,14 @@ def _case(what: str, run: dict[str, Any] | None, bars: dict[str, bool], detail: 
           secret_in: str = "", expect_finished: bool = True, **extra: Any) -> dict[str, Any]:
     """One case's result: the common bars (ends by itself, no Traceback, no secret
     printed, nothing lost: in ``bars``), then the case's own."""
-    out: dict[str, Any] = {"what": what, "commit": commit(), "detail": detail, **extra}
+    out: dict[str, Any] = {"what": what, "commit": commit(), "detail": detail}
     if run is not None:
         out.update(exit_code=run["exit_code"], seconds=run["seconds"],
                    state=run["status"].get("state", ""), tracebacks=tracebacks(run["log"]))
         ended = run["killed_after_s"] is None and (not expect_finished or out["state"] == "finished")
         bars = {"ends by itself": ended, "no Traceback": not out["tracebacks"],
                 "no secret printed": SECRET not in run["log"] + secret_in, **bars}
+    out.update(extra)  # a case of two runs reports its first: exit code, seconds
     out["bars"] = bars
     return out
 
@@ -1045,8 +1052,9 @@ def case_many_links(work: Path, kind: str, n: int) -> dict[str, Any]:
     outcome = record.get("status") or record.get("reason") or ("page" if record else "none")
     lost = _lost(log, host, pages, aliases)
     links = n if kind != "nested" else sum(10 ** d for d in range(1, 6))
+    size = f"{len(body) / 1e6:.1f} MB" if len(body) >= 1e6 else f"{len(body) / 1e3:.0f} KB"
     return _case(f"one page of {links:,} {'sibling links' if kind != 'nested' else 'links in lists nested 5 deep'} "
-                 f"({len(body) / 1e6:.1f} MB)", run,
+                 f"({size})", run,
                  {"nothing lost": not lost, "page analysed or cut with a reason": bool(record)},
                  f"page recorded: {outcome}, {len(record.get('nav_links') or [])} links followed; "
                  f"{len(log.entries)} requests", lost=lost)
@@ -1299,12 +1307,13 @@ def case_sigterm(work: Path) -> dict[str, Any]:
                       and huge in tree_urls(resume["tree"])},
                  f"SIGTERM to exit {seconds} s (bound {SIGTERM_BOUND} s), exit code {code}; resume: "
                  f"{resume['status'].get('state')}, {len(tree_urls(resume['tree']))} nodes",
-                 secret_in=text, seconds_to_exit=seconds, signalled_exit_code=code, bound_s=SIGTERM_BOUND)
+                 secret_in=text, seconds_to_exit=seconds, exit_code=code, seconds=seconds,
+                 resume_seconds=resume["seconds"], bound_s=SIGTERM_BOUND)
 
 
 def _error_text(line: str, work: Path) -> str:
     """An error line as the report shows it: no time stamp, the work folder as ``WORK``."""
-    return re.sub(r"^\S+ \S+ \[[^\]]+\] ERROR: ", "", line).replace(str(work), "WORK")[:240]
+    return re.sub(r"^\S+ \S+ \[[^\]]+\] ERROR: ", "", line).replace(str(work), "WORK")[:150] + " ..."
 
 
 def _embedded(data: Path) -> tuple[str, int] | None:
@@ -1394,7 +1403,7 @@ def case_misconf(work: Path, site: str = "docs_sidebar") -> dict[str, Any]:
                  f"{'s' if len(errors) != 1 else ''}; resume: {resume['status'].get('state')}, "
                  f"{len(tree_urls(resume['tree']))} nodes"
                  + (f"; error: {_error_text(errors[0], work)}" if errors else ""),
-                 secret_in=text, refused_exit_code=code, refused_seconds=seconds, lost=lost)
+                 secret_in=text, exit_code=code, seconds=seconds, resume_seconds=resume["seconds"], lost=lost)
 
 
 def _command_case(what: str, args: list[str], work: Path,
@@ -1594,6 +1603,8 @@ def markdown(out: dict[str, Any]) -> str:
                   "the embedded Redis. Every case's bars: it ends by itself, no Traceback, the password of "
                   f"the base URL case (`{SECRET}`) in no output, log, Redis file or export, nothing lost "
                   "(every URL the server answered is a page record or an alias), then its own.", "",
+                  "Seconds: the crawl's (or command's); `misconf`: from the refusal to the exit; `sigterm`: from "
+                  "SIGTERM to the exit (each then resumed).", "",
                   "| case | what | commit | exit code | seconds | ends by itself | no Traceback | no secret printed "
                   "| nothing lost | its own bars | result |", "|---|---|---|---:|---:|---|---|---|---|---|---|"]
         common_bars = ("ends by itself", "no Traceback", "no secret printed")
