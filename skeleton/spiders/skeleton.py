@@ -41,6 +41,14 @@ linked it. Counted in ``skeleton/failed_pages`` and ``skeleton/failed_pages/STAT
 (``skeleton/fetch_failed`` counts every errback, the requests filtered on purpose
 too: robots.txt, offsite, which were never requested and are no page).
 
+A page whose analysis takes longer than ``SKELETON_ANALYSIS_BUDGET`` seconds (30;
+0: no budget) is cut (:mod:`skeleton.budget`: checked between the steps and in
+their loops) and recorded as a failed page with ``status`` ``analysis_budget``, its
+links not followed. A shutdown signal (SIGTERM, Ctrl-C) stops the analysis the
+same way, but the page is neither recorded nor acknowledged: its lease goes back to
+the queue when the scheduler closes, for the next run (so does a response or a
+failed download that comes during the shutdown).
+
 The crawl keeps to the base URL's scope: its scheme, host name, port and
 directory (:func:`skeleton.sew.urls.in_scope`). A page that redirects out of it
 (an HTTP redirect or a meta refresh to another port, host, scheme or path:
