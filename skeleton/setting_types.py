@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from skeleton.redact import redact_url
 
-__all__ = ["LOG_LEVELS", "SCRAPY_SETTING_TYPES", "SECRET_WORDS", "Kind", "SettingType",
+__all__ = ["LOG_LEVELS", "PROJECT_RANGES", "SCRAPY_SETTING_TYPES", "SECRET_WORDS", "Kind", "SettingType",
            "SettingTypeError", "check_setting_types", "project_setting_types", "setting_error",
            "setting_types", "shown_value"]
 
@@ -140,13 +140,21 @@ class ReadableSettings(Protocol):
     def getfloat(self, name: str, default: float = 0.0) -> float: ...
 
 
+#: the project's settings with a range (the others of a number default: any number)
+PROJECT_RANGES: dict[str, SettingType] = {
+    # seconds; 0: no budget (skeleton.budget)
+    "SKELETON_ANALYSIS_BUDGET": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),
+}
+
+
 def project_setting_types(defaults: Mapping[str, Any],
                           booleans: Iterable[str] = ()) -> dict[str, SettingType]:
     """The ``SKELETON_*`` settings of a settings module's ``defaults`` whose default
-    is a boolean (read with ``getbool``) or a number (``getfloat``), and ``booleans``
-    (settings unset by default); an empty value of them is read as unset."""
-    types = {name: SettingType(Kind.BOOLEAN if isinstance(value, bool) else Kind.NUMBER,
-                               empty_is_unset=True)
+    is a boolean (read with ``getbool``) or a number (``getfloat``; in range for
+    those of :data:`PROJECT_RANGES`), and ``booleans`` (settings unset by default);
+    an empty value of them is read as unset."""
+    types = {name: PROJECT_RANGES.get(name) or SettingType(Kind.BOOLEAN if isinstance(value, bool) else Kind.NUMBER,
+                                                           empty_is_unset=True)
              for name, value in defaults.items()
              if name.startswith(PROJECT_PREFIX) and isinstance(value, (bool, int, float))}
     types.update({name: SettingType(Kind.BOOLEAN, empty_is_unset=True) for name in booleans})

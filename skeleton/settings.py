@@ -51,6 +51,9 @@ SKELETON_POLL_INTERVAL = 1.0
 SKELETON_REDIS_RETRIES = 5
 SKELETON_REDIS_BACKOFF = 0.25
 SKELETON_REDIS_BACKOFF_MAX = 8.0
+# Seconds a page's analysis may take before it is cut and the page recorded as a
+# broken leaf (status analysis_budget); 0: no budget. See skeleton/budget.py.
+SKELETON_ANALYSIS_BUDGET = 30.0
 
 ITEM_PIPELINES = {"skeleton.pipelines.tree.TreePipeline": 300}
 # The crawl's start and end in Redis (reset or resume, run budget, tree and finish);

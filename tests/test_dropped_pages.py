@@ -82,6 +82,10 @@ class Site(http.server.BaseHTTPRequestHandler):
             self.answer(302, headers={"Location": "/loop/b"})
         elif path == "/loop/b":
             self.answer(302, headers={"Location": "/loop/a"})
+        elif path == "/loop2/a":
+            self.answer(302, headers={"Location": "/loop2/b"})
+        elif path == "/loop2/b":
+            self.answer(302, headers={"Location": "/loop2/a"})
         elif folder == "chain" and name.isdigit():
             self.answer(302, headers={"Location": f"/chain/{int(name) + 1}"})
         elif path == "/big/page.html":
@@ -101,7 +105,7 @@ class Site(http.server.BaseHTTPRequestHandler):
 
 
 #: the links of each case's index page
-LINKS = {"loop": ["a"], "chain": ["0"], "big": ["page.html"], "stream": ["page.html"],
+LINKS = {"loop": ["a"], "loop2": ["a", "b"], "chain": ["0"], "big": ["page.html"], "stream": ["page.html"],
          "bomb": ["page.html"], "refresh": ["page.html"],
          "robots": ["private.html", "dropped.html", "ok.html"]}
 
@@ -245,3 +249,33 @@ def test_a_drop_after_the_response_is_recorded_a_page_robots_txt_disallows_is_no
     nodes = tree_nodes(tmp_path, "robots")
     assert nodes[f"{home}dropped.html"]["broken"] is True and nodes[f"{home}dropped.html"]["status"] == "ignored"
     assert f"{home}private.html" not in nodes
+
+
+def test_a_redirect_loop_whose_two_ends_are_linked_is_recorded(serve, tmp_path: Path) -> None:
+    """``/loop2/`` links both ``a`` and ``b``; ``a`` redirects to ``b`` and ``b`` to
+    ``a``: each redirect lands on a URL the dupefilter has seen. The redirect that
+    closes the loop (whichever comes second) is given up as ``redirect_loop``: its
+    page is a failed page, the other URL its alias (a redirect followed); neither
+    vanishes."""
+    root = serve(handler=Site)
+    home = f"{root}loop2/"
+    done, pages, failed, aliases = crawl(root, "loop2", tmp_path)
+    ended_cleanly(done)
+    ends = {f"{home}a", f"{home}b"}
+    assert len(failed) == 1 and set(failed) < ends and set(failed.values()) == {"redirect_loop"}, (failed, aliases)
+    [broken] = failed
+    [other] = ends - {broken}
+    assert aliases == {other: broken}
+    assert set(pages) == {home, broken} and pages[broken]["status"] == "redirect_loop"
+    assert "'skeleton/failed_pages/redirect_loop': 1" in done.stderr
+    fed = {json.loads(line)["url"]: json.loads(line) for line in
+           (tmp_path / "pages.jsonl").read_text("utf-8").splitlines()}
+    assert fed[broken]["reason"] == "failed" and fed[broken]["status"] == "redirect_loop"
+
+    summary = json.loads(run_scrapy(["status", "--crawl", "loop2", "--json"], tmp_path).stdout)
+    assert summary["failed_pages"] == 1 and summary["failed_by_status"] == {"redirect_loop": 1}
+    nodes = tree_nodes(tmp_path, "loop2")
+    assert set(nodes) == {home, broken} and nodes[broken]["broken"] is True
+    assert nodes[broken]["status"] == "redirect_loop" and nodes[broken]["parent"] == home
+    done = run_scrapy(["tree", "--crawl", "loop2", "--format", "text"], tmp_path)
+    assert f"  (untitled) <{broken}> [failed redirect_loop]" in done.stdout.splitlines()

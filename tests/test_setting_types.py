@@ -61,6 +61,7 @@ def test_the_project_settings_and_the_test_settings_pass() -> None:
     ("LOG_LEVEL", "DEBUG"), ("LOG_LEVEL", "WARNING"), ("LOG_LEVEL", "WARN"), ("LOG_LEVEL", logging.INFO),
     ("SKELETON_KEEP_PAGES", "true"), ("SKELETON_FRAMES_CACHE", "32"),
     ("SKELETON_KEEP_PAGES", ""), ("SKELETON_ENTROPY_ENABLED", None), ("CONCURRENT_REQUESTS", None),
+    ("SKELETON_ANALYSIS_BUDGET", "0"), ("SKELETON_ANALYSIS_BUDGET", "0.000001"), ("SKELETON_ANALYSIS_BUDGET", 30),
 ])
 def test_a_value_its_reader_reads_in_range_passes(name: str, value: object) -> None:
     assert error(name, value) is None
@@ -89,6 +90,9 @@ def test_a_value_its_reader_reads_in_range_passes(name: str, value: object) -> N
     ("SKELETON_ENTROPY_MAX_TERMS", "lots", "a number"),
     ("SKELETON_LEASE_TIMEOUT", "abc", "a number"),
     ("SKELETON_PROGRESS_INTERVAL", "often", "a number"),
+    ("SKELETON_ANALYSIS_BUDGET", "-1", "a number >= 0"),
+    ("SKELETON_ANALYSIS_BUDGET", "soon", "a number >= 0"),
+    ("SKELETON_ANALYSIS_BUDGET", "inf", "a number >= 0"),
 ])
 def test_a_value_its_reader_cannot_read_or_out_of_range_is_named(name: str, value: str, expected: str) -> None:
     assert error(name, value) == f"setting {name} must be {expected}, not {value!r}"

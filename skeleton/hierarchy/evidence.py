@@ -51,6 +51,8 @@ from typing import Any
 
 from lxml import etree
 
+from skeleton.budget import checkpoint
+
 from ..urlrules.files import is_file_url
 from ..sew.dom import attribute_text
 from ..sew.urls import resolve, split_url
@@ -277,6 +279,7 @@ def _clean(hrefs: Iterable[Any], page: _Page) -> list[str]:
     seen = {page.own}
     host = _host(page.own)
     for href in hrefs:
+        checkpoint()
         if not isinstance(href, str):
             continue
         url = _absolute(href, page.url)
@@ -470,6 +473,7 @@ def _separator_crumbs(page: _Page) -> list[str]:
     (``CRUMB_SEPARATORS``) whose first link is a site's home."""
     done: set[int] = set()
     for first in _SEPARATED(page.root):
+        checkpoint()
         # no separator after it: no run (the cheap test first, on a page of links)
         if id(first) in done or (first.tail or "").strip() not in CRUMB_SEPARATORS \
                 or not _is_home(first.get("href"), page):
@@ -537,6 +541,7 @@ def _highlighted_trail(page: _Page) -> list[str]:
     candidates = _marked_xpath(markers) if markers else _ARIA_CURRENT
     found: list[tuple[int, int, str]] = []
     for element in candidates(page.root):
+        checkpoint()
         if not _is_marked(element):
             continue
         href = _own_link(element)
@@ -559,7 +564,7 @@ def _filed_under(page: _Page) -> list[str]:
             return []
         if links:
             return _clean((element.get("href") for element in links), page)
-    labelled = [element for element in _LABELLED(page.root) if _is_filed_label(element)]
+    labelled = [element for element in _LABELLED(page.root) if checkpoint() or _is_filed_label(element)]
     return _clean([labelled[0].get("href")], page) if len(labelled) == 1 else []
 
 
@@ -578,6 +583,7 @@ def _is_filed_label(link: etree._Element) -> bool:
 def _pager_links(page: _Page) -> list[str]:
     hrefs = []
     for element in _PAGER(page.root):
+        checkpoint()
         rels = _tokens(element.get("rel"))
         text = ""
         if element.tag == "a":
@@ -650,9 +656,11 @@ def page_evidence(root: etree._Element | None, page_url: str,
         return {}
     page = _Page(root, page_url, attributes)
     crumbs = _breadcrumb(page)
-    evidence = {"crumbs": [] if page.crumb_gap else crumbs, "above": crumbs if page.crumb_gap else [],
-                "up": _up_links(page), "trail": _highlighted_trail(page),
-                "filed": _filed_under(page), "pager": _pager_links(page)}
+    evidence = {"crumbs": [] if page.crumb_gap else crumbs, "above": crumbs if page.crumb_gap else []}
+    for name, find in (("up", _up_links), ("trail", _highlighted_trail), ("filed", _filed_under),
+                       ("pager", _pager_links)):
+        checkpoint()  # skeleton.budget: between the passes
+        evidence[name] = find(page)
     return {name: urls for name, urls in evidence.items() if urls}
 
 

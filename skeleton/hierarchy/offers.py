@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 
+from skeleton.budget import checkpoint
 from skeleton.sew.links import LinkNode
 from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.sew.urls import directory, split_url
@@ -192,6 +193,7 @@ def page_offers(page: str, nav_sets: Sequence[Sequence[LinkNode]],
     stats = []
     toc_sets: set[int] = set()
     for index, link_set in enumerate(nav_sets):
+        checkpoint()
         stats.append(_set_stats(page, [link.url for link in link_set],
                                 [link.sec_name for link in link_set]))
         for pos, link in enumerate(link_set):
@@ -203,6 +205,7 @@ def page_offers(page: str, nav_sets: Sequence[Sequence[LinkNode]],
     loose_stats = _set_stats(page, list(loose), [t for u, t, _, _ in followed if u in loose])
     offers = {}
     for url, _, parent, level in followed:
+        checkpoint()
         if url in where:
             index, pos = where[url]
             size_stats, size, toc = stats[index], len(nav_sets[index]), index in toc_sets

@@ -15,6 +15,16 @@ is made whether or not the redirected request is fetched again: when its target
 was already fetched from another link, the dupefilter drops it, and the alias is
 what keeps the offer made to it (:mod:`skeleton.hierarchy.aliases`).
 
+A redirect that closes a loop of aliases is given up: when the target's aliases
+lead back to the source (``/a`` and ``/b`` both linked, ``/a`` redirects to
+``/b`` and ``/b`` to ``/a``: each redirect lands on a URL the dupefilter has seen,
+so neither would ever be a page), :data:`ALIAS_SCRIPT` records nothing and the
+middleware raises :class:`skeleton.middlewares.scope.RedirectGivenUp` with
+``status`` ``redirect_loop``: the request's errback records its page as failed,
+under the URL last requested, and the other end stays its alias (the first of
+the two redirects, followed). The check and the record are one script, so two
+workers cannot both record their end of a loop.
+
 A Redis error is logged once per response and counted
 (``skeleton/aliases/errors``); the crawl goes on (the pipeline stops it if Redis
 is gone for good). Any other error is counted there and per type, and logged once
@@ -38,18 +48,34 @@ from skeleton.store import outage
 from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
-from skeleton.middlewares.scope import crawl_scope, redirect_given_up
+from skeleton.middlewares.scope import REDIRECT_LOOP, RedirectGivenUp, crawl_scope, redirect_given_up
 from skeleton.sew.urls import canonical, in_scope, split_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["REDIRECT_STATUSES", "RedirectAliasMiddleware", "redirect_target"]
+__all__ = ["ALIAS_SCRIPT", "REDIRECT_STATUSES", "RedirectAliasMiddleware", "redirect_target"]
 
 logger = logging.getLogger(__name__)
 
 #: HTTP statuses that move a page (Scrapy's RedirectMiddleware follows the same)
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+#: aliases followed from a redirect's target looking for its source, at most
+MAX_ALIAS_HOPS = 64
+#: KEYS: aliases. ARGV: source, target, hops. Follows the aliases from the target
+#: (at most ``hops``); if they lead back to the source, the redirect closes a loop:
+#: returns 1 and records nothing; else records ``source -> target``, returns 0.
+ALIAS_SCRIPT = """
+local node = ARGV[2]
+for i = 1, tonumber(ARGV[3]) do
+  if node == ARGV[1] then return 1 end
+  node = redis.call('HGET', KEYS[1], node)
+  if not node then break end
+end
+if node == ARGV[1] then return 1 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 0
+"""
 
 
 def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float,
@@ -95,6 +121,7 @@ class RedirectAliasMiddleware:
         self.meta_refresh_max_delay = meta_refresh_max_delay
         self.ignore_tags = list(ignore_tags)
         self.max_redirect_times = max_redirect_times
+        self.script = server.register_script(ALIAS_SCRIPT)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -109,22 +136,31 @@ class RedirectAliasMiddleware:
                    settings.getint("REDIRECT_MAX_TIMES", 20))
 
     def process_response(self, request: Request, response: Response) -> Response:
+        loop = None
         try:
-            self._record(request, response)
+            loop = self._record(request, response)
         except Exception as exc:  # optional analysis never costs a page
             analysis_failed(logger, self.crawler.stats, "aliases", request.url, exc)
+        if loop:
+            chain = " -> ".join([*request.meta.get("redirect_urls", ()), request.url, loop])
+            logger.debug("not following the redirect of %s: it closes a loop of aliases (%s)", request.url, chain)
+            raise RedirectGivenUp(f"redirect loop: {chain} (which redirects back)", REDIRECT_LOOP)
         return response
 
-    def _record(self, request: Request, response: Response) -> None:
+    def _record(self, request: Request, response: Response) -> str | None:
+        """Record the response's redirect as an alias; the target when the
+        redirect closes a loop of aliases (nothing recorded), else None."""
         source = canonical(request.url)
         target = (redirect_target(request.url, response, self.meta_refresh_max_delay, self.ignore_tags,
                                   crawl_scope(self.crawler)) if source else None)
         if target and redirect_given_up(request, target, self.max_redirect_times):
-            return  # a loop, or past the limit: not followed, so no alias
+            return None  # a loop, or past the limit: not followed, so no alias
         if target and not outage.is_down(self.crawler):
             stats = self.crawler.stats
             try:
-                self.server.hset(self.keys.aliases, source, target)
+                if self.script(keys=[self.keys.aliases], args=[source, target, MAX_ALIAS_HOPS]):
+                    stats.inc_value("skeleton/aliases/loops")
+                    return target
                 stats.inc_value("skeleton/aliases/recorded")
             except redis.RedisError as exc:
                 logger.warning("could not record the redirect of %s: %s", source, exc)

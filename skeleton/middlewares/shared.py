@@ -31,6 +31,7 @@ component during a crawl (its traceback at DEBUG); later ones are only counted.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,11 +81,13 @@ def analysis_failed(log: logging.Logger, stats: Any, component: str, url: str,
 
 @dataclass(slots=True)
 class SharedPage:
-    """A response's parsed tree, its text pass, the weights of its terms and the text
-    of its attribute values (:attr:`attributes`)."""
+    """A response's parsed tree, its text pass, the weights of its terms, the text
+    of its attribute values (:attr:`attributes`) and when its parse began
+    (``time.monotonic``: the start of the page's analysis budget, :mod:`skeleton.budget`)."""
 
     root: etree._Element | None
     encoding: str | None = None
+    started: float = 0.0
     text: PageText | None = None
     stop: frozenset[str] | None = None
     weights: dict[str, float] | None = None
@@ -140,7 +143,8 @@ def shared_page(response: Any, stats: Any = None) -> SharedPage:
     if isinstance(page, SharedPage):
         return page
     encoding = declared_encoding(response)
-    page = SharedPage(parse_html(response.body, encoding), encoding)
+    started = time.monotonic()
+    page = SharedPage(parse_html(response.body, encoding), encoding, started)
     frames = meta.get(META_FRAMES) if meta is not None else None
     if frames and page.root is not None:
         try:

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
+from skeleton.budget import checkpoint
+
 from .heuristics import (ph_anchor, ph_buttons, ph_date, ph_deep_link, ph_index, ph_dis_diff, ph_link_dup, ph_link_set_dup,
                          ph_max_num_word, ph_style)
 from .links import LinkNode
@@ -115,6 +117,7 @@ def gen_candidate_link_sets(links: Sequence[LinkNode], params: CandidateParams,
         depth = group[0].depth
         pending = [group]
         while pending:
+            checkpoint()
             item = pending.pop()
             at = None  # DisDiff measures sets of three links or more
             if len(item) >= 3:

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from skeleton.budget import checkpoint
+
 from .candidates import CandidateParams, gen_candidate_link_sets
 from .features import link_set_features
 from .links import LinkNode, extract_links
@@ -90,7 +92,10 @@ def detect_in_links(links: Sequence[LinkNode], page_url: str, home_url: str,
                     model: SEWModel, known: Sequence[set[str]] = (),
                     template: Sequence[set[str]] = ()) -> Detection:
     candidates = gen_candidate_link_sets(links, candidate_params(model), [*known, *template])
-    scores = [log_confidence(link_set_features(c, page_url, home_url), model) for c in candidates]
+    scores = []
+    for candidate in candidates:
+        checkpoint()
+        scores.append(log_confidence(link_set_features(candidate, page_url, home_url), model))
     chosen = select(scores, model, candidates)
     best = max(scores) if scores else None
     return Detection(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from skeleton.budget import checkpoint
+
 from .detect import NavLink
 
 __all__ = ["nest_links", "followed_links"]
@@ -64,6 +66,7 @@ def followed_links(raw: Iterable[NavLink], page: str, skip: Callable[[str], str 
     kept: dict[str, NavLink] = {}
     reasons = []
     for link in raw:
+        checkpoint()
         if link.url in kept or link.url in own:
             continue
         reason = skip(link.url)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from skeleton.budget import checkpoint
+
 from .urls import URLType, resolve, unparsable, url_type
 
 __all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name", "unparsable_hrefs",
@@ -110,6 +112,7 @@ def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
 
     links: list[LinkNode] = []
     for a, href, url, kind in _kept_anchors(root, page_url):
+        checkpoint()
         parent = a.getparent()
         path, style, ids = ancestry(parent) if parent is not None else ((), (), ())
         name, anchor = sec_name(a)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os.path import commonprefix
 
+from skeleton.budget import checkpoint
+
 from .links import LinkNode
 from .urls import directory, split_url
 
@@ -44,6 +46,7 @@ def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]]) -> dict[int, LinkNod
     placed: list[tuple[Sequence[LinkNode], tuple[int, ...]]] = []
     parent: dict[int, LinkNode] = {}
     for b_set in ordered:
+        checkpoint()
         host = None
         for a_set, lca in placed:
             if a_set[0].depth < b_set[0].depth and len(a_set) > 1 \
@@ -85,6 +88,7 @@ def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> d
     here = directory(page_url)
     out: dict[int, LinkNode] = {}
     for link_set in link_sets:
+        checkpoint()
         # a set's links hang from an index page of the same set: a separate list (a
         # "Topics" drop-down of categories beside a "Tags" entry linking categories/)
         # is the page's own, whatever its URLs' folders

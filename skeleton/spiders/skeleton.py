@@ -41,6 +41,14 @@ linked it. Counted in ``skeleton/failed_pages`` and ``skeleton/failed_pages/STAT
 (``skeleton/fetch_failed`` counts every errback, the requests filtered on purpose
 too: robots.txt, offsite, which were never requested and are no page).
 
+A page whose analysis takes longer than ``SKELETON_ANALYSIS_BUDGET`` seconds (30;
+0: no budget) is cut (:mod:`skeleton.budget`: checked between the steps and in
+their loops) and recorded as a failed page with ``status`` ``analysis_budget``, its
+links not followed. A shutdown signal (SIGTERM, Ctrl-C) stops the analysis the
+same way, but the page is neither recorded nor acknowledged: its lease goes back to
+the queue when the scheduler closes, for the next run (so does a response or a
+failed download that comes during the shutdown).
+
 The crawl keeps to the base URL's scope: its scheme, host name, port and
 directory (:func:`skeleton.sew.urls.in_scope`). A page that redirects out of it
 (an HTTP redirect or a meta refresh to another port, host, scheme or path:
@@ -53,6 +61,7 @@ out, ``scrapy crawl`` ends with an error line naming the target (stat
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from difflib import get_close_matches
 from typing import Any, Self
@@ -72,6 +81,8 @@ from twisted.internet import error
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
+from skeleton.budget import (BUDGET_SETTING, BUDGET_STATUS, DEFAULT_BUDGET, BudgetSpent, Deadline,
+                             ShutdownPending, ShutdownWatch, checkpoint, within)
 from skeleton.redact import redact_url
 from skeleton.store import outage
 from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
@@ -83,7 +94,8 @@ from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.middlewares.scope import (META_REDIRECT_OFFSITE, REDIRECT_OFFSITE_REASON, RedirectGivenUp,
                                         redirect_offsite_status)
-from skeleton.middlewares.shared import analysis_failed, html_response, release_page, shared_page
+from skeleton.middlewares.shared import (META_PAGE, SharedPage, analysis_failed, html_response, release_page,
+                                         shared_page)
 from skeleton.navobjects.detector import CRAWL_DETECTORS, load_block_model, make_detector
 from skeleton.navobjects.svm import ModelFormatError
 from skeleton.store.queue import LEASE_META, request_finished
@@ -292,6 +304,10 @@ class SkeletonSpider(scrapy.Spider):
         #: the requests a response came for (Scrapy's ``response_downloaded``): an
         #: ``IgnoreRequest`` in the errback of one of them dropped a page requested
         self._answered: WeakSet[scrapy.Request] = WeakSet()
+        #: seconds a page's analysis may take (``SKELETON_ANALYSIS_BUDGET``; 0: no budget)
+        self.analysis_budget = DEFAULT_BUDGET
+        #: whether a shutdown signal came (the analysis stops at once, its page stays queued)
+        self.shutdown = ShutdownWatch()
 
     @staticmethod
     def check_arguments(base: str | None = None, depth: str | int | None = None,
@@ -344,6 +360,7 @@ class SkeletonSpider(scrapy.Spider):
         crawler.settings.set("SCHEDULER_QUEUE_KEY", spider.keys.requests, priority="cmdline")
         crawler.settings.set("SCHEDULER_DUPEFILTER_KEY", spider.keys.dupefilter, priority="cmdline")
         spider.skip_actions = crawler.settings.getbool("SKELETON_SKIP_ACTIONS", True)
+        spider.analysis_budget = crawler.settings.getfloat(BUDGET_SETTING, DEFAULT_BUDGET)
         crawler.signals.connect(spider._response_downloaded, signal=signals.response_downloaded)
         if spider.max_pages is not None:
             # a budgeted run stores each page at once: its workers count the pages stored
@@ -392,6 +409,10 @@ class SkeletonSpider(scrapy.Spider):
         URLs that redirected to it are its aliases)."""
         request = failure.request  # type: ignore[attr-defined]
         stats = self.crawler.stats
+        if self.shutdown.requested:
+            # a download cut by the shutdown fails no page: it stays queued
+            self._left_for_shutdown(request.url)
+            return
         stats.inc_value("skeleton/fetch_failed")
         status = failure_status(failure, answered=request in self._answered)
         if request.meta.get(META_DEPTH, 0) == 0 and request.meta.get(META_PARENT) is None:
@@ -425,6 +446,13 @@ class SkeletonSpider(scrapy.Spider):
     def _parse_page(self, response: Response) -> Iterator[PageItem | scrapy.Request]:
         stats = self.crawler.stats
         first_url = response.meta.get("redirect_urls", [response.url])[0]
+        self.shutdown.watch()
+        if self.shutdown.requested:
+            # stopping: the page is not analysed, its lease not acknowledged; the
+            # scheduler puts it back in the queue as it closes, for the next run
+            self._left_for_shutdown(response.url)
+            release_page(response)
+            return
         if self.max_pages is not None and self.pages_seen >= self.max_pages:
             # Over budget (a request in flight when the budget ran out): put it back in
             # the persistent queue so that resuming the crawl fetches it.
@@ -446,7 +474,16 @@ class SkeletonSpider(scrapy.Spider):
                         found_depth=depth, title="", is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
                         reason=None, nav_blocks=[], evidence={}, offers={}, lang="", aliases=[])
         try:
-            requests = self._analyse(response, item)
+            with within(self._deadline(response)):
+                requests = self._analyse(response, item)
+        except ShutdownPending:
+            self.pages_seen -= 1
+            stats.inc_value("skeleton/pages", -1)
+            self._left_for_shutdown(response.url)
+            release_page(response)
+            return
+        except BudgetSpent as cut:
+            requests = self._cut(item, url, cut)
         except redis.RedisError as exc:
             # no context, no detection: the page's lease stays unacknowledged and a
             # later run crawls it again (a lost connection closes the crawl)
@@ -466,6 +503,38 @@ class SkeletonSpider(scrapy.Spider):
         yield from requests
         yield item
         release_page(response)  # the tree is not needed any more: freed now, not at a later collection
+
+    def _deadline(self, response: Response) -> Deadline:
+        """The page's deadline: ``SKELETON_ANALYSIS_BUDGET`` seconds from its parse
+        (by the first component that read it; now when none did yet), and the
+        shutdown signal."""
+        page = response.meta.get(META_PAGE)
+        started = page.started if isinstance(page, SharedPage) and page.started else time.monotonic()
+        return Deadline(self.analysis_budget, started, self.shutdown)
+
+    def _left_for_shutdown(self, url: str) -> None:
+        """A page not analysed (or not recorded as failed) because the crawl is
+        stopping: no item, no acknowledgement, so its lease goes back to the queue
+        when the scheduler closes and the next run crawls it
+        (``skeleton/analysis_cut/shutdown``)."""
+        self.crawler.stats.inc_value("skeleton/analysis_cut/shutdown")
+        logger.info("stopping: %s left in the queue for the next run, not analysed", url)
+
+    def _cut(self, item: PageItem, url: str, cut: BudgetSpent) -> list[scrapy.Request]:
+        """A page whose analysis took longer than ``SKELETON_ANALYSIS_BUDGET``: a
+        broken leaf, ``reason`` ``failed`` and ``status`` ``analysis_budget``, under
+        its own URL (what the analysis found is dropped, its title kept), no links
+        followed; counted as a failed page."""
+        stats = self.crawler.stats
+        logger.warning("analysis of %s stopped after %.2f s, over SKELETON_ANALYSIS_BUDGET (%g s): "
+                       "recorded as failed: %s", item["url"], cut.seconds, cut.budget, BUDGET_STATUS)
+        stats.inc_value("skeleton/failed_pages")
+        stats.inc_value(f"skeleton/failed_pages/{BUDGET_STATUS}")
+        item.update(url=url, aliases=[], is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
+                    reason=FAILED_REASON, status=BUDGET_STATUS, nav_blocks=[], evidence={}, offers={})
+        item.pop("sections", None)
+        item.pop("redirect_to", None)
+        return []
 
     def _budget_spent(self) -> None:
         """Close the crawl once ``max_pages`` pages are analysed. The engine takes no
@@ -497,6 +566,7 @@ class SkeletonSpider(scrapy.Spider):
             return self._leaf(item, "binary")
         shared = shared_page(response, self.crawler.stats)  # parsed once per response
         root = shared.root
+        checkpoint()  # skeleton.budget: between the steps, and in their loops
         if root is None:
             return self._leaf(item, "unparsable")
         final = canonical(response.url) or item["url"]
@@ -508,6 +578,7 @@ class SkeletonSpider(scrapy.Spider):
         leaf = leaf_reason(root, final, own_lang, language, self.skip_actions)
         if leaf:
             return self._leaf(item, leaf)
+        checkpoint()
         declared = canonical_link(root, final, self.base, attributes)
         if declared:
             # the site names the page by another URL: that is the node, this URL its alias
@@ -516,6 +587,7 @@ class SkeletonSpider(scrapy.Spider):
             item["url"] = declared
         page = item["url"]
         item["evidence"] = page_evidence(root, final, attributes)
+        checkpoint()
         try:
             sections = item_sections(self.settings, root, final)  # SKELETON_SCHEMA_ENABLED
         except Exception as exc:  # optional analysis never costs a page: no sections
@@ -523,6 +595,7 @@ class SkeletonSpider(scrapy.Spider):
             sections = None
         if sections is not None:
             item["sections"] = sections
+        checkpoint()
         context = str(response.meta.get(META_CONTEXT) or "")
         child_context = ""
         if self.mode == "sew":
@@ -546,11 +619,14 @@ class SkeletonSpider(scrapy.Spider):
             raw = [NavLink(link.url, link.sec_name, final) for link in every
                    if link.url or link.href not in unparsable]  # counted once, as unparsable
             nav_sets = []
+        checkpoint()
         chain = [canonical(u) for u in response.meta.get("redirect_urls", [])]
         links = self._followable(raw, page, self._link_reasons(raw, root, final, language, attributes),
                                  final, *item["aliases"], *filter(None, chain))
+        checkpoint()
         item["nav_links"] = [{"url": u, "text": t, "parent": p} for u, t, p, _ in links]
         item["offers"] = page_offers(page, nav_sets, links)
+        checkpoint()
         item["is_navigation"] = bool(links) if self.mode == "bfs" else bool(detection.nav_sets)
         self.crawler.stats.inc_value("skeleton/nav_pages" if item["is_navigation"]
                                      else "skeleton/content_pages")
@@ -608,7 +684,9 @@ class SkeletonSpider(scrapy.Spider):
             del self._contexts[oldest]
 
     def closed(self, reason: str) -> None:
-        """Scrapy calls this when the spider closes: the context client is closed."""
+        """Scrapy calls this when the spider closes: the context client is closed,
+        the shutdown signals' handlers are Scrapy's again."""
+        self.shutdown.unwatch()
         if self._server is not None:
             self._server.close()
             self._server = None

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
+from skeleton.budget import checkpoint
 from skeleton.sew.dom import attribute_text
 
 from .files import is_file_url
@@ -31,12 +32,16 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     if not links:
         return {}
     copies = language_copies(root, page_url, language or "")
+    checkpoint()
     if skip_actions and attributes is None and root is not None:
         attributes = attribute_text(root)
     nofollow = nofollow_urls(root, page_url, attributes) if skip_actions else frozenset()
+    checkpoint()
     views = view_links(root, page_url, attributes) if skip_actions else {}
+    checkpoint()
     reasons: dict[str, str] = {}
     for url, text in links:
+        checkpoint()
         if url in reasons:
             continue
         if is_file_url(url):
