@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.sew.urls import split_url
 
 __all__ = ["SCRIPT_SUFFIXES", "control_links"]
@@ -29,20 +30,28 @@ SCRIPT_SUFFIXES = (".php", ".php3", ".php4", ".php5", ".asp", ".aspx", ".jsp", "
 
 def control_links(page_url: str, urls: Iterable[str]) -> frozenset[str]:
     """The ``urls`` (absolute, canonical) that are sort or filter controls of the page
-    ``page_url``: same scheme, host and path as the page, which has no query, and a
+    ``page_url``: same scheme, host and path as the page (a folder and its
+    ``index.html`` alike), which has no query, and a
     query of their own none of whose values holds a digit, the page not served by
     a script (:data:`SCRIPT_SUFFIXES`)."""
     page = split_url(page_url)
     if page is None or page.query or page.path.lower().endswith(SCRIPT_SUFFIXES):
         return frozenset()
+    path = _folder_path(page.path)
     found = set()
     for url in urls:
         parts = split_url(url)
-        if (parts is not None and parts.query and parts.path == page.path
+        if (parts is not None and parts.query and _folder_path(parts.path) == path
                 and parts.netloc == page.netloc and parts.scheme == page.scheme
                 and not any(ch.isdigit() for ch in _values(parts.query))):
             found.add(url)
     return frozenset(found)
+
+
+def _folder_path(path: str) -> str:
+    """``/a/`` for ``/a/index.html`` (a folder and its index are one page)."""
+    head, _, name = (path or "/").rpartition("/")
+    return head + "/" if name.lower() in INDEX_NAMES else path or "/"
 
 
 def _values(query: str) -> str:
