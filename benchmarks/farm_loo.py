@@ -139,6 +139,10 @@ def main() -> None:
     ap.add_argument("--save-models", type=Path, metavar="DIR",
                     help="save each held-out unit's models as DIR/UNIT.json (SEW fields and edges), "
                          "for benchmarks/diagnose.py --model")
+    ap.add_argument("--sew-from", type=Path, metavar="DIR",
+                    help="with --sew loo: take each held-out unit's SEW model from DIR/UNIT.json (an earlier "
+                         "run's --save-models) instead of training it again; for comparing edge features, "
+                         "which SEW's training does not read")
     args = ap.parse_args()
     origins = {}
     sites, missing = [], []
@@ -155,13 +159,15 @@ def main() -> None:
     truth_parents = {cs.name: {c: p for p, c in load_truth(cs.truth)[1]} for cs in sites}
     t0 = time.perf_counter()
     samples = ({name: (s.root, list(page_samples(s))) for name, s in labelled.items()}
-               if args.sew == "loo" else {})
+               if args.sew == "loo" and not args.sew_from else {})
     if samples:
         print(f"page samples of {len(samples)} sites ({time.perf_counter() - t0:.0f} s)", flush=True)
     # the held-out units: every family, or (one site per unit) the sites scored
     units = sorted({family[cs.name] for cs in (scored if args.unit == "site" else sites)})
     if args.sew == "shipped":
         sew_of = {unit: shipped for unit in units}
+    elif args.sew_from:
+        sew_of = {unit: SEWModel(**json.loads((args.sew_from / f"{unit}.json").read_text())) for unit in units}
     else:
         global _TRAINING
         _TRAINING = (samples, labelled, family)
@@ -217,10 +223,13 @@ def main() -> None:
                     ("shipped", "shipped"): "The shipped models, not retrained: in-sample for the sites they were "
                                             "trained on (model meta `trained_on`), unseen for the others."}
         result = {"commit": commit(), "model": {"sew": shipped.meta, "edges": (shipped.edges or {}).get("meta", {})},
-                  "protocol": protocol.get((args.sew, args.edges), f"SEW {args.sew}, edges {args.edges}."),
+                  "protocol": protocol.get((args.sew, args.edges), f"SEW {args.sew}, edges {args.edges}.")
+                  + (f" The held-out SEW models were read from {args.sew_from} (an earlier run's --save-models)."
+                     if args.sew_from else ""),
                   "command": "python benchmarks/farm_loo.py" + (f" --sew {args.sew}" if args.sew != "loo" else "")
                   + (f" --edges {args.edges}" if args.edges != "loo" else "")
                   + (" --unit site" if args.unit == "site" else "")
+                  + (f" --sew-from {args.sew_from}" if args.sew_from else "")
                   + (f" --sites {' '.join(args.sites)}" if args.sites else "")
                   + (f" --results {args.results}" if args.results else "") + " --write",
                   "missing": [c.name for c in missing], "rows": table}

@@ -50,6 +50,9 @@ def test_a_pager_word_joined_to_the_number_is_a_page_of_the_listing():
     assert same_listing(B + "blog/", B + "blog/page-3.html")
     assert same_listing(B + "news/", B + "news/seite_4/")
     assert is_pager_link(B, B + "page2/", "Older posts")
+    # Nikola's index-7.html and the corpus rule's index2.html: an index with a number
+    assert is_pager_link(B, B + "index-7.html", "Older posts", ["next"])
+    assert is_pager_link(B + "blog/index.html", B + "blog/index2.html", "Next")
     # a word that is no pager word joined to a number is another page
     assert not same_listing(B + "a/", B + "a/top2/")
     # a bare "p" with a number names an item as often as a page

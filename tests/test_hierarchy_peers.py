@@ -94,3 +94,26 @@ def test_a_listing_holding_another_is_coarser_and_loses_a_tie():
     tied_home[coarser], tied_home[finer] = 1.0, 0.0
     w_home, w_cat = edge_weights([tied_home, cat_row], None)
     assert w_cat > w_home
+
+
+def test_listings_that_cross_their_siblings_overlap_and_those_that_partition_do_not():
+    # six posts: categories a and b partition them; tags x and y both list posts 2 and 3;
+    # the home page's menu (one set repeated on every page) offers every listing page
+    posts = [B + f"posts/p{i}.html" for i in range(6)]
+    cats = {B + "categories/a.html": posts[:3], B + "categories/b.html": posts[3:]}
+    tags = {B + "tags/x/": posts[:4], B + "tags/y/": posts[2:]}
+    pages = {B: _record(), **{u: _record() for u in [*posts, *cats, *tags]}}
+    menu = {**_offer(B, 4), "sig": "menu"}
+    offers: dict = {u: [menu, {**menu, "from": p, "parent": p}]
+                    for u in [*cats, *tags] for p in [B] + [q for q in [*cats, *tags] if q != u]}
+    for listing, listed in {**cats, **tags}.items():
+        for post in listed:
+            offers.setdefault(post, []).append(_offer(listing, len(listed)))
+    cands = candidate_edges(B, pages, offers)
+    rows = dict(zip(cands.edges, cands.rows))
+    overlap = FEATURES.index("overlap")
+    assert rows[(B + "categories/a.html", posts[2])][overlap] == 0.0
+    assert rows[(B + "tags/x/", posts[2])][overlap] == 0.5  # posts 2 and 3 of its four
+    assert rows[(B + "tags/y/", posts[5])][overlap] == 0.5
+    # the menu repeated on every page is no listing of its own
+    assert rows[(B, B + "tags/x/")][overlap] == 0.0

@@ -869,3 +869,18 @@ def test_markup_views_and_nofollow_found_through_the_shared_attribute_text() -> 
     plain = parse_html(b'<html><body><a class="nav" href="/t/a/">a</a></body></html>')
     assert view_links(plain, "http://ex.com/p/", attribute_text(plain)) == {}
     assert attribute_text(None) == ""
+
+
+def test_sort_and_filter_controls_of_a_listing_are_not_followed():
+    from skeleton.urlrules.links import link_skip_reasons
+
+    page = "http://s/tools/"
+    links = [("http://s/tools/?sort=price", "price"), ("http://s/tools/?color=red&brand=acme", "red"),
+             ("http://s/tools/?page=2", "2"), ("http://s/tools/index.html?sort=name", "name"), ("http://s/tools/saw.html", "Saw"), ("http://s/garden/?sort=a", "a")]
+    reasons = link_skip_reasons(links, None, page, None)
+    assert reasons == {"http://s/tools/?sort=price": "skipped/control", "http://s/tools/index.html?sort=name": "skipped/control",
+                       "http://s/tools/?color=red&brand=acme": "skipped/control"}
+    # a front controller names its pages by their query; a page with a query keeps its links
+    assert link_skip_reasons([("http://s/index.php?page=about", "About")], None, "http://s/index.php", None) == {}
+    assert link_skip_reasons([("http://s/tools/?sort=a", "a")], None, "http://s/tools/?sort=b", None) == {}
+    assert link_skip_reasons(links, None, page, None, skip_actions=False) == {}

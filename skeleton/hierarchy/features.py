@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict, deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from skeleton.sew.urls import directory, section_dirs, split_url
@@ -30,7 +30,8 @@ from .facts import NO_OFFER, OfferFacts, PageFacts, offer_facts, page_facts
 from .pagination import pager_heads
 from .peers import folder_tree
 
-__all__ = ["FEATURES", "CandidateEdges", "EdgeRows", "candidate_edges", "fold_facts", "offer_distances"]
+__all__ = ["FEATURES", "CandidateEdges", "EdgeRows", "candidate_edges", "fold_facts", "offer_distances",
+           "sibling_overlap"]
 
 #: the features of a candidate edge, in the model's order
 FEATURES = (
@@ -38,7 +39,7 @@ FEATURES = (
     "dirs", "dirs_rel", "inside", "repeated", "backlink", "url_under", "url_near",
     "url_index", "from_root", "dist", "gap", "shallowest", "candidates", "hub",
     "named", "named_any", "contradicted", "has_named", "offered", "folder", "folder_agree",
-    "coarser", "finer",
+    "coarser", "finer", "overlap",
 )
 #: distances and levels are capped here (a deeper page is as deep as this)
 CAP = 6
@@ -81,6 +82,52 @@ def offer_distances(root: str, graph: Mapping[str, Sequence[str]]) -> dict[str, 
 def _path(url: str) -> str:
     parts = split_url(url)
     return (parts.path if parts is not None else "") or "/"
+
+
+def _sibling_group(url: str) -> str:
+    """The folder holding the folder ``url`` names as its section: ``/tags/`` for
+    ``/tags/a/`` and ``/tags/b.html``; the pages of one kind of listing share it."""
+    parts = split_url(url)
+    folder = section_folder(url).rstrip("/")
+    return (parts.netloc if parts is not None else "") + (folder[: folder.rfind("/") + 1] or "/")
+
+
+def sibling_overlap(offers: Mapping[str, Sequence[OfferFacts]], repeated: Callable[[str], int]
+                    ) -> dict[str, float]:
+    """Listing page -> the share of the pages its own listing files that a sibling
+    listing (a page of the same :func:`_sibling_group`) files too: near 0 for
+    listings that partition their items (a blog's categories: one per post), high
+    for listings that cross (tags, authors, facets). A page's own listing is its
+    direct offers from sets no other page repeats (``repeated(sig)``: the pages
+    seen with a set; a site menu on every page is no listing). Listings of fewer
+    than ``INSIDE_MIN`` pages are left out. Linear in the offers (three passes)."""
+    groups: dict[str, str] = {}
+
+    def own(offer: OfferFacts, child: str) -> str | None:
+        origin = offer.origin
+        if offer.parent != origin or origin == child or not isinstance(origin, str) \
+                or repeated(offer.sig) > 1:
+            return None
+        group = groups.get(origin)
+        if group is None:
+            group = groups[origin] = _sibling_group(origin)
+        return group
+
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    size: dict[str, int] = defaultdict(int)
+    for child, child_offers in offers.items():
+        for offer in child_offers:
+            group = own(offer, child)
+            if group is not None:
+                count[(group, child)] += 1
+                size[offer.origin] += 1
+    shared: dict[str, int] = defaultdict(int)
+    for child, child_offers in offers.items():
+        for offer in child_offers:
+            group = own(offer, child)
+            if group is not None and count[(group, child)] > 1:
+                shared[offer.origin] += 1
+    return {page: shared[page] / n for page, n in size.items() if n >= INSIDE_MIN}
 
 
 class CandidateEdges:
@@ -194,6 +241,7 @@ class EdgeRows:
         agree = sum(1 for child, parents in offered_by.items()
                     if self.folder.get(child, root) != root and self.folder[child] in parents)
         self.folder_agree = agree / len(offered_by) if offered_by else 0.0
+        self.overlap = sibling_overlap(offers, froms.count)
         self._sets: dict[str, frozenset[str]] = {}
         self._inside: dict[tuple[str, str], bool] = {}
 
@@ -334,6 +382,7 @@ class EdgeRows:
                     self.folder_agree,
                     float(parent in coarser),
                     float(parent in finer),
+                    self.overlap.get(parent, 0.0),
                 ])
             self.offers.pop(child, None)
             pages[child] = None

@@ -55,7 +55,7 @@ PAGER_WORDS = frozenset({
 })
 #: words that, joined to a number, make a pager's path segment (``page2``, ``seite-3``;
 #: not a bare ``p``: ``p12.html`` is as often an item as a page)
-_SEGMENT_WORDS = frozenset({"page", "seite", "pagina", "página", "strona"})
+_SEGMENT_WORDS = frozenset({"page", "seite", "pagina", "página", "strona", "index"})
 #: a pager link's text has at most this many words
 PAGER_MAX_WORDS = 4
 #: a page number is at most this many digits (a four-digit "2023" is a year, not a page)

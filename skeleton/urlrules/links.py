@@ -12,6 +12,7 @@ from skeleton.sew.dom import attribute_text
 
 from .files import is_file_url
 from .actions import action_reason, form_only, nofollow_urls, view_links
+from .controls import control_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
 
 __all__ = ["link_skip_reasons", "leaf_reason"]
@@ -24,8 +25,10 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     itself: ``skipped/file`` (a file that is no page by its extension,
     :mod:`.files`), ``skipped/language`` (an ``hreflang`` copy in another language than
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
-    ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/action/KIND``
-    (URL or text of an action); the last four only with ``skip_actions``. The first
+    ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/control`` (a
+    sort or filter control of the page itself, :mod:`.controls`),
+    ``skipped/action/KIND`` (URL or text of an action); the last five only with
+    ``skip_actions``. The first
     reason found for a URL wins. No link, no reading of the page. ``attributes``: the
     page's :func:`skeleton.sew.dom.attribute_text`, if the caller has it."""
     links = list(links)
@@ -38,6 +41,7 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     nofollow = nofollow_urls(root, page_url, attributes) if skip_actions else frozenset()
     checkpoint()
     views = view_links(root, page_url, attributes) if skip_actions else {}
+    controls = control_links(page_url, (url for url, _ in links)) if skip_actions else frozenset()
     checkpoint()
     reasons: dict[str, str] = {}
     for url, text in links:
@@ -52,6 +56,8 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
             reasons[url] = "skipped/nofollow"
         elif url in views:
             reasons[url] = f"skipped/view_{views[url]}"
+        elif url in controls:
+            reasons[url] = "skipped/control"
         elif skip_actions:
             action = action_reason(url, text)
             if action:
