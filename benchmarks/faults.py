@@ -28,7 +28,8 @@ link, so the malformed hrefs are not in it; the control pages check that the
 design is followed). Every page carries the site menu. Bars: exit code 0, the
 crawl ends by itself (``scrapy status``: finished), no ``Traceback`` in the crawl
 log, every page of either list and every sentinel fetched (the server answered it
-200). Reported besides: each page's record (the ``reason`` of its item in the
+200), except the PDF and the PNG: links to files are not followed (``skipped/file``).
+Reported besides: each page's record (the ``reason`` of its item in the
 feed: ``page`` for an analysed page, ``none`` for no item), how many links the
 crawl followed from it, whether it and its sentinels are in ``scrapy tree --format
 json``, the log lines naming it, and every page fetched but not in the tree.
@@ -43,7 +44,8 @@ attempt number: the same attempts fail in every run, whatever the order; a retry
 may succeed). ``/robots.txt`` is never faulted. Each site is first crawled through
 the same server without faults (the *control*). Bars for the flaky crawl: exit
 code 0, ends by itself, no ``Traceback`` in the log, no page answered 200 missing
-from ``scrapy tree`` (every such page is listed; a second bar excuses the later
+from ``scrapy tree`` but those the crawl records as no nodes (a language copy, a form
+page: listed apart as ``no_nodes``; every other such page is listed; a second bar excuses the later
 pages of a listing whose first page is in the tree, which the corpus truth rule
 makes no nodes, e.g. blog's ``/page/N/``; a third counts only pages the control's
 tree has), and every permanently failing page the crawl requested recorded
@@ -122,6 +124,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import FIXTURES, bar_rows, commit, write_results  # noqa: E402
 from skeleton.hierarchy.pagination import same_listing  # noqa: E402
+from skeleton.hierarchy.resolve import NOT_NODES  # noqa: E402
+from skeleton.urlrules.files import is_file_url  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 TABLE = ROOT / "benchmarks" / "results" / "faults.md"
@@ -671,19 +675,22 @@ def hostile(work: Path) -> dict[str, Any]:
              for path, href in href_pages().items()}
     out = common(run)
     listed = [*pages.values(), *hrefs.values()]
-    not_fetched = [n for n, p in pages.items() if not p["fetched"]] + [n for n, p in hrefs.items()
-                                                                         if not p["fetched"]]
+    # a link to a file (a PDF, an image) is not followed by design (``skipped/file``)
+    files = [n for n in pages if is_file_url(f"http://h/{n}")]
+    not_fetched = [n for n, p in pages.items() if not p["fetched"] and n not in files] + [
+        n for n, p in hrefs.items() if not p["fetched"]]
     missing_sentinels = [ok for p in listed for ok in p["sentinels"] if ok not in fetched]
     answered = Counter(outcome for _, outcome in log.entries)
     out.update(commit=commit(), base=base, requests=len(log.entries),
                answered={str(k): v for k, v in sorted(answered.items(), key=str)},
                fetched_200=len(fetched), pages=pages, href_pages=hrefs, linked_not_fetched=not_fetched,
-               sentinels_not_fetched=missing_sentinels, fetched_not_in_tree=sorted(fetched - in_tree))
+               sentinels_not_fetched=missing_sentinels, fetched_not_in_tree=sorted(fetched - in_tree),
+               files_not_followed=[n for n in files if not pages[n]["fetched"]])
     out["bars"] = {
         "exit code 0": out["exit_code"] == 0,
         "ends by itself": out["ended_by_itself"] and out["state"] == "finished",
         "no Traceback in the log": not out["tracebacks"],
-        "every menu and malformed-href page fetched": not not_fetched,
+        "every menu and malformed-href page fetched (links to files are not followed)": not not_fetched,
         "every sentinel fetched": not missing_sentinels,
     }
     return out
@@ -733,6 +740,12 @@ def later_page_of(path: str, in_tree: set[str]) -> str | None:
     return None
 
 
+def _no_nodes(run: dict[str, Any]) -> set[str]:
+    """The paths the crawl recorded as pages that are no nodes by the truth rule (a
+    language copy, a form page: ``NOT_NODES``): fetched, deliberately not in the tree."""
+    return {norm_path(item.get("url", "")) for item in run["items"] if item.get("reason") in NOT_NODES}
+
+
 def flaky(work: Path, site: str) -> dict[str, Any]:
     plan = fault_plan(site)
     runs: dict[str, dict[str, Any]] = {}
@@ -753,7 +766,8 @@ def flaky(work: Path, site: str) -> dict[str, Any]:
                    answered={str(k): v for k, v in sorted(answered.items(), key=str)},
                    retries=stat(run["log"], "retry/count"), gave_up=stat(run["log"], "retry/max_reached"),
                    fetch_failed=stat(run["log"], "skeleton/fetch_failed"), fetched_200=len(fetched),
-                   fetched_not_in_tree=sorted(fetched - in_tree - {"/robots.txt"}), in_tree=sorted(in_tree))
+                   fetched_not_in_tree=sorted(fetched - in_tree - {"/robots.txt"} - _no_nodes(run)),
+                   no_nodes=sorted(fetched & _no_nodes(run)), in_tree=sorted(in_tree))
         if faults is not None:
             failing = plan["always_500"] + plan["hang"]
             out["permanently_failed"] = {
@@ -808,7 +822,8 @@ def flaky(work: Path, site: str) -> dict[str, Any]:
         "exit code 0": bad["exit_code"] == 0,
         "ends by itself": bad["ended_by_itself"] and bad["state"] == "finished",
         "no Traceback in the log": not bad["tracebacks"],
-        "no page fetched (200) missing from the tree": not bad["fetched_not_in_tree"],
+        "no page fetched (200) missing from the tree (pages recorded as no nodes excepted)":
+            not bad["fetched_not_in_tree"],
         "same, except later pages of a listing whose first page is in the tree (truth rule)":
             all(folded.values()),
         "same, counting only pages the control's tree has": not beyond_control,
