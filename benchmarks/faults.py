@@ -514,6 +514,18 @@ def _stop_leftover_redis(data: Path) -> list[int]:
     return stopped
 
 
+def _ended_since(proc: subprocess.Popen[bytes], since: float, digits: int) -> tuple[int | None, float | None]:
+    """``(exit code, seconds from since to the exit, rounded)`` of ``proc``, or ``(None,
+    None)`` when it has not ended by itself after ``TIMEOUT`` s (its group is then killed)."""
+    try:
+        code = proc.wait(timeout=TIMEOUT)
+        return code, round(time.monotonic() - since, digits)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return None, None
+
+
 def run_crawl(base: str, crawl_id: str, work: Path, extra: list[str], feeds: list[str] | None = None) -> dict[str, Any]:
     """One ``scrapy crawl skeleton`` (killed after TIMEOUT), then its status, tree and
     items (``feeds``: more ``-O`` outputs)."""
@@ -1289,12 +1301,7 @@ def case_sigterm(work: Path) -> dict[str, Any]:
                 time.sleep(0.3)  # the page is downloaded and parsed: its analysis runs
                 sent = time.monotonic()
                 proc.send_signal(signal.SIGTERM)
-                try:
-                    code = proc.wait(timeout=TIMEOUT)
-                    seconds = round(time.monotonic() - sent, 2)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
+                code, seconds = _ended_since(proc, sent, 2)
             else:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
@@ -1379,13 +1386,7 @@ def case_misconf(work: Path, site: str = "docs_sidebar") -> dict[str, Any]:
                         time.sleep(0.05)
                 finally:
                     client.close()
-            refused = time.monotonic()
-            try:
-                code = proc.wait(timeout=TIMEOUT)
-                seconds = round(time.monotonic() - refused, 1)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            code, seconds = _ended_since(proc, time.monotonic(), 1)
         text = logfile.read_text("utf-8", "replace")
         deadline = time.monotonic() + 30
         while pid is not None and psutil.pid_exists(pid) and time.monotonic() < deadline:
