@@ -81,22 +81,30 @@ def test_any_order_gives_the_same_offers_and_applying_twice_changes_nothing(redi
         redis_client.delete(*keys.all())
 
 
+def kept_in_any_order(client, script, child: str, offers: dict[str, dict], bound: int, trials: int,
+                      seed: int) -> set[tuple[tuple[str, str], ...]]:
+    """The ``(from, parent)`` pairs ``child`` keeps when each page's offer (page ->
+    offer) arrives in ``trials`` random orders: one tuple if the order never matters."""
+    rng = random.Random(seed)
+    results = set()
+    for trial in range(trials):
+        keys = CrawlKeys(f"test-offers-order-{seed}-{trial}")
+        client.delete(*keys.all())
+        order = list(offers.items())
+        rng.shuffle(order)
+        for page, o in order:
+            apply(script, keys, page, {child: o}, bound=bound)
+        results.add(tuple(stored(client, keys)[child]))
+        client.delete(*keys.all())
+    return results
+
+
 def test_the_bound_keeps_nested_and_short_lists_whatever_the_order(redis_client, script) -> None:
     child = "http://s/x"
     offers = {f"http://s/p{i:02d}": offer(f"http://s/p{i:02d}", f"http://s/p{i:02d}", size=100 - i)
               for i in range(10)}
     offers["http://s/toc"] = offer("http://s/toc", "http://s/entry", size=500, level=2)
-    rng = random.Random(5)
-    results = set()
-    for trial in range(5):
-        keys = CrawlKeys(f"test-offers-bound-{trial}")
-        redis_client.delete(*keys.all())
-        order = list(offers.items())
-        rng.shuffle(order)
-        for page, o in order:
-            apply(script, keys, page, {child: o}, bound=4)
-        results.add(tuple(stored(redis_client, keys)[child]))
-        redis_client.delete(*keys.all())
+    results = kept_in_any_order(redis_client, script, child, offers, bound=4, trials=5, seed=5)
     kept = sorted(offers.values(), key=offer_key)[:4]
     assert results == {tuple(sorted((o["from"], o["parent"]) for o in kept))}
     assert all(o["level"] == 1 for o in kept)  # the level-2 TOC offer of a list of 500 goes first
@@ -132,17 +140,7 @@ def test_the_bound_keeps_the_offers_of_the_folders_holding_the_child_as_the_offl
              for i in range(40)}
     pages["http://s/docs/guide/"] = offer("http://s/docs/guide/", "http://s/docs/guide/", size=9)
     pages["http://s/docs/guide/other"] = offer("http://s/docs/guide/other", "http://s/docs/guide/other", size=5)
-    rng = random.Random(7)
-    results = set()
-    for trial in range(4):
-        keys = CrawlKeys(f"test-offers-folder-{trial}")
-        redis_client.delete(*keys.all())
-        order = list(pages.items())
-        rng.shuffle(order)
-        for page, o in order:
-            apply(script, keys, page, {child: o}, bound=8)
-        results.add(tuple(stored(redis_client, keys)[child]))
-        redis_client.delete(*keys.all())
+    results = kept_in_any_order(redis_client, script, child, pages, bound=8, trials=4, seed=7)
     kept = kept_offers(child, pages.values(), "http://s", bound=8)
     assert results == {tuple(sorted((o["from"], o["parent"]) for o in kept))}
     assert ("http://s/docs/guide/", "http://s/docs/guide/") in results.pop()
