@@ -20,6 +20,7 @@ from skeleton.exports.html import to_html
 from skeleton.exports.sitemap import MAX_URLS, sitemap_files, sitemap_urls
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
+from skeleton.store.sitemap import sitemap_report
 from skeleton.store.tree import crawl_edges, stored_aliases
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
@@ -62,10 +63,17 @@ def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, An
 
 def load_crawl_pages_tree(settings: Any,
                           crawl: str | None) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """The crawl id, nested tree and page records of a crawl in Redis."""
+    """The crawl id, nested tree and page records of a crawl in Redis. A crawl
+    that read the site's sitemap (``SKELETON_SITEMAP``) has its report on the
+    root: ``"sitemap": {"urls", "matched", "orphans", "missing"}``
+    (:func:`skeleton.store.sitemap.sitemap_report`; no node is added)."""
     with recorded_crawl(settings, crawl) as (server, keys):
         pages = load_hash(server, keys.pages)
-        return keys.crawl, crawl_tree(server, keys, pages), pages
+        tree = crawl_tree(server, keys, pages)
+        report = sitemap_report(server, keys)
+        if report is not None:
+            tree["sitemap"] = report.as_dict()
+        return keys.crawl, tree, pages
 
 
 class Command(ScrapyCommand):
