@@ -14,7 +14,8 @@ from lxml import etree
 from test_tree_exports import B, TREE, _wait, browser  # noqa: F401  (the Chromium fixture)
 
 from skeleton.exports.diagram import MAX_SHAPES, MIN_HEIGHT, icicle, orphan_groups, to_svg
-from skeleton.exports.html import to_html
+from skeleton.diff import marked_tree
+from skeleton.exports.html import diff_html, to_html
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -164,6 +165,29 @@ def test_the_small_tree_marks_broken_pages_in_the_diagram(page) -> None:
     assert "broken" in shown[B + "b/gone.html"].split() and "has-broken" in shown[B + "b/"].split()
     driver.find_element("id", "search").send_keys("second")
     _wait(driver, lambda d: "hit" in _shown(d)[B + "a/2.html"].split())
+
+
+def test_the_picture_of_a_diff_renders_its_colours_in_chromium(browser, tmp_path: Path) -> None:  # noqa: F811
+    old = {"url": B, "title": "Home", "children": [
+        {"url": B + "a/", "title": "A", "children": [{"url": B + "a/1.html", "title": "One", "children": []},
+                                                    {"url": B + "a/2.html", "title": "Two", "children": []}]},
+        {"url": B + "b/", "title": "B", "children": []}]}
+    new = {"url": B, "title": "Home", "children": [
+        {"url": B + "a/", "title": "A", "children": []},
+        {"url": B + "b/", "title": "B", "children": [{"url": B + "a/1.html", "title": "One", "children": []}]},
+        {"url": B + "c/", "title": "C", "children": []}]}
+    path = tmp_path / "diff.html"
+    path.write_text(diff_html(marked_tree(old, new), "diff", "report"), "utf-8")
+    browser.get(path.as_uri())
+    _wait(browser, lambda d: d.find_element("id", "diagram").get_attribute("data-boxes"))
+    shown = _shown(browser)
+    assert {key: cls.split()[-1] for key, cls in shown.items() if cls.split()[-1] in ("added", "removed", "moved")} \
+        == {B + "c/": "added", B + "a/2.html": "removed", B + "a/1.html": "moved"}
+    fills = browser.execute_script(
+        "var out = {}; document.querySelectorAll('#diagram g.node').forEach(function (g) {"
+        " out[g.getAttribute('data-key')] = getComputedStyle(g.querySelector('rect')).fill; }); return out;")
+    assert len({fills[B + "c/"], fills[B + "a/2.html"], fills[B + "a/1.html"], fills[B + "b/"]}) == 4
+    assert "moved to another parent" in browser.find_element("id", "legend").text
 
 
 def test_the_static_svg_renders_one_shape_per_visible_node_in_chromium(browser, tmp_path: Path) -> None:  # noqa: F811
