@@ -64,7 +64,8 @@ def test_orphans_and_missing_pages_compare_by_the_crawls_url_identity() -> None:
     assert report.listed == 6 and report.matched == 5
     # no sitemap: nothing is missing from it
     assert compare([], reached, {}).as_dict() == {"urls": 0, "matched": 0, "orphans": [], "missing": []}
-    assert loose_key("https://h/a/index.html") == loose_key("http://h/a") != loose_key("http://h/b")
+    assert loose_key("https://h/a/index.html") == loose_key("http://h/a") == loose_key("http://h/a.html") \
+        != loose_key("http://h/b")
 
 
 # --- Redis: bounded over every worker -------------------------------------------------

@@ -15,8 +15,8 @@ redirects to it.
 
 The sitemap never decides a parent and never adds a node: this is a report.
 :func:`loose_key` is the looser identity the benchmark measures
-(``benchmarks/sitemap_identity.py``): scheme, a trailing slash and an index file
-name ignored; the report does not use it.
+(``benchmarks/sitemap_identity.py``): scheme, a trailing slash, an index file
+name and an ``.html`` suffix ignored; the report does not use it.
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from skeleton.sew.urls import canonical, split_url
 __all__ = ["SitemapCoverage", "identity", "compare", "loose_key"]
 
 _INDEX_FILE = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?)$", re.IGNORECASE)
+_HTML_SUFFIX = re.compile(r"\.html?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,13 @@ def compare(sitemap: Iterable[str], reached: Iterable[str], aliases: Mapping[str
 def loose_key(url: str) -> str:
     """A looser identity than the crawl's, for measuring only: the canonical URL
     without its scheme, a trailing index file name (``index.html``,
-    ``default.aspx``...) and a trailing slash (``https://h/a/`` and ``http://h/a``
-    share a key); "" when unparsable."""
+    ``default.aspx``...), a trailing slash and an ``.html`` suffix (the clean URLs
+    of generators that serve ``/a/b`` from ``a/b.html``): ``https://h/a/``,
+    ``http://h/a`` and ``http://h/a.html`` share a key; "" when unparsable."""
     own = canonical(url)
     parts = split_url(own) if own else None
     if parts is None:
         return ""
-    path = _INDEX_FILE.sub("/", parts.path or "/").rstrip("/")
+    path = _HTML_SUFFIX.sub("", _INDEX_FILE.sub("/", parts.path or "/").rstrip("/"))
     query = f"?{parts.query}" if parts.query else ""
     return f"{(parts.hostname or '').lower()}:{parts.port or ''}{path}{query}"
