@@ -46,7 +46,6 @@ from skeleton.sew.urls import canonical  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results" / "diagram_render.json"
 TABLE = Path(__file__).resolve().parent / "results" / "diagram_render.md"
 SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "images" / "diagram-postgresql15.png"
-COMMAND = "python benchmarks/diagram_render.py --write"
 BAR_S = 3.0
 
 
@@ -186,7 +185,8 @@ def main() -> None:
                     print(f"wrote {SCREENSHOT}")
     finally:
         driver.quit()
-    out = {"commit": commit(), "command": COMMAND, "repeat": args.repeat, "bar_s": BAR_S,
+    command = " ".join(["python benchmarks/diagram_render.py", *sys.argv[1:]])
+    out = {"commit": commit(), "command": command, "repeat": args.repeat, "bar_s": BAR_S,
            "chromium": "headless=new via Selenium", "runs": runs}
     if args.write:
         RESULTS.write_text(json.dumps(out, indent=1) + "\n")
