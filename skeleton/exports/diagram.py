@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 from skeleton.exports.safe import markup_text
 
 __all__ = ["WIDTH", "HEIGHT", "MIN_HEIGHT", "MAX_LEVELS", "MAX_SHAPES", "MARKS", "Box", "subtree_counts",
-           "icicle", "orphan_groups", "to_svg", "SCRIPT", "STYLE"]
+           "icicle", "orphan_groups", "orphans_svg", "legend_svg", "to_svg", "SCRIPT", "STYLE"]
 
 #: the static picture's size, pixels
 WIDTH, HEIGHT = 1200, 800
@@ -268,7 +268,9 @@ def _box_svg(box: Box, top: float) -> str:
     return "".join(parts)
 
 
-def _orphans_svg(groups: list[tuple[str, list[str]]], top: float, width: float) -> str:
+def orphans_svg(groups: list[tuple[str, list[str]]], top: float, width: float) -> str:
+    """The band of the sitemap's orphans (:func:`orphan_groups`), ``top`` pixels down:
+    one dashed box per folder group, as wide as its share of the orphans."""
     total = sum(len(urls) for _, urls in groups)
     parts = [f'<g class="orphans"><text class="band" x="4" y="{top + 12:.1f}">{total} sitemap orphan'
              f'{"s" if total != 1 else ""}: listed by the site\'s sitemap, never reached by its navigation '
@@ -305,7 +307,9 @@ svg.skeleton-diagram .legend rect { stroke: #999; }
 """
 
 
-def _legend(marks: bool, broken: bool, width: float) -> str:
+def legend_svg(marks: bool, broken: bool, width: float) -> str:
+    """The legend's shapes: the diff's colours (``marks``), broken pages (``broken``)
+    and the ``+N more`` box."""
     entries = [(f"fill:{_fill(Box('', 'node', '', '', 0, 0, 0, 0, 0, 0, 0, 0, mark=m))}", label)
                for m, label in MARKS.items()] if marks else []
     if broken:
@@ -338,10 +342,10 @@ def to_svg(tree: Mapping[str, Any] | None, title: str = "", width: int = WIDTH, 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="skeleton-diagram" width="{width}" '
              f'height="{full:.0f}" viewBox="0 0 {width} {full:.0f}" role="img" data-boxes="{len(boxes)}">',
              f"<title>{markup_text(title or 'Skeleton of ' + str(tree['url']))}</title>",
-             f"<style>{STYLE}</style>", _legend(marks, broken, width), heads,
+             f"<style>{STYLE}</style>", legend_svg(marks, broken, width), heads,
              *(_box_svg(box, top) for box in boxes)]
     if orphans:
-        parts.append(_orphans_svg(orphan_groups(orphans, str(tree["url"])), top + height + 8, width))
+        parts.append(orphans_svg(orphan_groups(orphans, str(tree["url"])), top + height + 8, width))
     parts.append("</svg>\n")
     return "".join(parts)
 

@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from skeleton.exports.diagram import MARKS, SCRIPT, STYLE, _legend, _orphans_svg, orphan_groups
+from skeleton.exports.diagram import MARKS, SCRIPT, STYLE, legend_svg, orphans_svg, orphan_groups
 from skeleton.exports.safe import markup_text, xml_text
 
 __all__ = ["to_html", "depth_counts", "diff_html"]
@@ -100,7 +100,7 @@ def _sitemap_html(tree: Mapping[str, Any] | None) -> tuple[str, str]:
     if orphans:
         band = (f'<svg class="skeleton-diagram" id="orphan-band" width="{DIAGRAM_WIDTH}" height="60" '
                 f'viewBox="0 0 {DIAGRAM_WIDTH} 60">'
-                f"{_orphans_svg(orphan_groups(orphans, str(tree['url'])), 0, DIAGRAM_WIDTH)}</svg>")  # type: ignore[index]
+                f"{orphans_svg(orphan_groups(orphans, str(tree['url'])), 0, DIAGRAM_WIDTH)}</svg>")  # type: ignore[index]
     return section, band
 
 
@@ -117,7 +117,7 @@ def to_html(tree: Mapping[str, Any] | None, crawl: str = "", title: str = "", in
     marks = tree is not None and _has_marks(tree)
     broken = tree is not None and _has_broken(tree)
     legend = (f'<svg class="skeleton-diagram" id="legend" width="{DIAGRAM_WIDTH}" height="26">'
-              f"{_legend(marks, broken, DIAGRAM_WIDTH)}</svg>")
+              f"{legend_svg(marks, broken, DIAGRAM_WIDTH)}</svg>")
     section, band = _sitemap_html(tree)
     return (_PAGE.replace("__TITLE__", html.escape(xml_text(title))).replace("__INTRO__", intro)
             .replace("__LEGEND__", legend).replace("__BAND__", band).replace("__SITEMAP__", section)
