@@ -161,3 +161,22 @@ def test_a_bad_bound_is_refused_before_the_crawl(tmp_path: Path) -> None:
                       tmp_path)
     assert done.returncode == 2
     assert "setting SKELETON_SITEMAP_MAX_URLS must be an integer >= 1, not '0'" in done.stderr
+
+
+def test_a_crawl_of_a_folder_keeps_the_sitemaps_urls_in_its_folder(serve, tmp_path: Path) -> None:
+    """A crawl of ``/guides/`` reads the host's robots.txt and ``/guides/sitemap.xml``;
+    the listed pages out of its folder are counted, not kept."""
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURES / "tinysite", site)
+    (site / "guides" / "unlinked.html").write_text("<html><head><title>Unlinked</title></head><body>x</body></html>")
+    (site / "guides" / "sitemap.xml").write_bytes(urlset(
+        ("/guides/", ""), *((f"/guides/g{i}.html", "") for i in range(1, 6)), ("/guides/unlinked.html", ""),
+        ("/news/n1.html", ""), ("/about.html", "")))
+    base = serve(site)
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}guides/index.html", "-a", "crawl=folder-sitemap",
+                       *FAST, "-s", "SKELETON_SITEMAP=True"], tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "'skeleton/sitemap/out_of_scope': 2" in done.stderr
+    sitemap = json.loads(run_scrapy(["status", "--crawl", "folder-sitemap", "--json"], tmp_path).stdout)["sitemap"]
+    assert sitemap["orphans"] == [base + "guides/unlinked.html"] and sitemap["urls"] == 7
+    assert sitemap["missing"] == [] and sitemap["files"] == 1
