@@ -547,6 +547,35 @@ def template_menu(results: Results) -> list[str]:
     return rows
 
 
+# -- docs/guide.md: the site's sitemap and the tree's picture (issue 31) --------------------
+
+@table("sitemap-identity", "docs/guide.md", "sitemap_identity.json")
+def sitemap_identity(results: Results) -> list[str]:
+    """Sitemap URLs against the true trees, by identity level, per labelled site with a sitemap."""
+    rows = head("site", "family", "files", "sitemap URLs", "verbatim", "canonical only", "loose only", "orphans",
+                "tree nodes", "missing", "split nodes", "arbitrated")
+    for r in results["sites"]:
+        rows.append(row(r["site"], r["family"], r["files"], r["sitemap_urls"], r["exact"], r["canonical"],
+                        r["loose"], r["orphan"], r["tree_urls"], r["missing"], r["split"], r["arbitrated"]))
+    t = results["total"]
+    rows.append(row(f"**all** ({t['sites']} of {t['sites_checked']} sites have one)", "", t["files"],
+                    t["sitemap_urls"], t["exact"], t["canonical"], t["loose"], t["orphan"], t["tree_urls"],
+                    t["missing"], t["split"], t["arbitrated"]))
+    return rows
+
+
+@table("diagram-render", "docs/guide.md", "diagram_render.json")
+def diagram_render(results: Results) -> list[str]:
+    """Seconds to render the tree's picture in headless Chromium, medians."""
+    rows = head("tree", "pages", "view", "bytes", "boxes drawn", "load (s)", "seen by the driver (s)",
+                "search (s)", "external resources", f"under {num(results['bar_s'])} s")
+    for r in results["runs"]:
+        ok = r["load_s"] < results["bar_s"] and r["wall_s"] < results["bar_s"] and r["resources"] == 0
+        rows.append(row(r["tree"], f"{r['pages']:,}", r["view"], f"{r['bytes']:,}", r["boxes"], f3(r["load_s"]),
+                        f3(r["wall_s"]), f3(r["search_s"]), r["resources"], "yes" if ok else "NO"))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:

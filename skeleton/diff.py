@@ -5,7 +5,9 @@ tree to its parent page (``None`` for the root) and ``navigation`` maps pages to
 their navigation flag (a page whose navigation links were found, as opposed to
 a content page). :func:`diff_skeletons` reports pages added and removed, pages
 moved to another parent, and pages that changed between navigation and content;
-:func:`tree_parents` turns a nested tree (``scrapy tree``'s JSON) into parents.
+:func:`tree_parents` turns a nested tree (``scrapy tree``'s JSON) into parents;
+:func:`marked_tree` makes one tree of both crawls for the picture of the diff
+(:func:`skeleton.exports.diagram.to_svg`, :func:`skeleton.exports.html.diff_html`).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Skeleton", "Move", "SkeletonDiff", "tree_parents", "diff_skeletons", "render_diff"]
+__all__ = ["Skeleton", "Move", "SkeletonDiff", "tree_parents", "diff_skeletons", "render_diff", "marked_tree"]
 
 
 @dataclass(frozen=True)
@@ -116,3 +118,68 @@ def render_diff(diff: SkeletonDiff, new: Skeleton | None = None) -> str:
     section("navigation -> content", [f"nav->content {u}" for u in diff.became_content])
     section("content -> navigation", [f"content->nav {u}" for u in diff.became_navigation])
     return "\n".join(lines) + "\n"
+
+
+def marked_tree(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """One tree of both crawls, each changed node marked: the ``new`` tree (a copy)
+    with ``"mark": "added"`` on its pages the ``old`` tree lacks and ``"moved"`` on
+    its pages under another parent than in ``old``, and the pages of ``old`` that
+    ``new`` lacks put back under their old parent (or, when that parent is in
+    neither tree's place, the nearest old ancestor that is, else the root), marked
+    ``"removed"`` with their old title. Depths are the union's. None when both
+    trees are None."""
+    if new is None and old is None:
+        return None
+    old_parents, new_parents = tree_parents(old), tree_parents(new)
+    titles: dict[str, str] = {}
+    broken: dict[str, Mapping[str, Any]] = {}
+    for tree in (old, new):
+        stack = [tree] if tree is not None else []
+        while stack:
+            node = stack.pop()
+            titles[node["url"]] = str(node.get("title") or "")
+            if node.get("broken"):
+                broken[node["url"]] = node
+            stack.extend(node.get("children") or ())
+    base = new if new is not None else old
+    assert base is not None
+    nodes: dict[str, dict[str, Any]] = {}
+
+    def make(url: str, mark: str) -> dict[str, Any]:
+        node: dict[str, Any] = {"url": url, "title": titles.get(url, ""), "depth": 0, "children": []}
+        if url in broken:
+            node.update(broken=True, status=broken[url].get("status"))
+        if mark:
+            node["mark"] = mark
+        nodes[url] = node
+        return node
+
+    root_url = str(base["url"])
+    for url in tree_parents(base):  # the new tree, in outline order: parents first
+        mark = ""
+        if new is not None and old is not None:
+            if url not in old_parents:
+                mark = "added"
+            elif old_parents[url] != new_parents[url]:
+                mark = "moved"
+        make(url, mark)
+        parent = (new_parents if new is not None else old_parents)[url]
+        if parent is not None:
+            nodes[parent]["children"].append(nodes[url])
+    if new is not None and old is not None:
+        for url in old_parents:  # old outline order: a removed parent before its children
+            if url in nodes:
+                continue
+            make(url, "removed")
+            place = old_parents[url]
+            while place is not None and place not in nodes:
+                place = old_parents.get(place)
+            nodes[place if place is not None else root_url]["children"].append(nodes[url])
+    top = nodes[root_url]
+    stack = [(top, 0)]
+    while stack:
+        node, depth = stack.pop()
+        node["depth"] = depth
+        node["children"].sort(key=lambda child: child["url"])
+        stack.extend((child, depth + 1) for child in node["children"])
+    return top

@@ -14,7 +14,8 @@ expected; ``scrapy crawl`` prints it as its error line, exit code 2
 The table (:func:`setting_types`) is :data:`SCRAPY_SETTING_TYPES`, Scrapy's
 settings the crawl reads, and the project's ``SKELETON_*`` settings whose
 default in :mod:`skeleton.settings` is a boolean or a number (plus
-``SKELETON_KEEP_PAGES``, a boolean unset by default). A setting that is unset
+``SKELETON_KEEP_PAGES``, a boolean unset by default), narrowed by
+:data:`PROJECT_SETTING_TYPES` (integers with a minimum). A setting that is unset
 (None) is not checked; neither is an empty ``SKELETON_*`` value (read as unset).
 The value of a setting whose name suggests a secret is never shown.
 """
@@ -28,7 +29,7 @@ from typing import Any, Protocol
 
 from skeleton.redact import redact_url
 
-__all__ = ["LOG_LEVELS", "PROJECT_RANGES", "SCRAPY_SETTING_TYPES", "SECRET_WORDS", "Kind", "SettingType",
+__all__ = ["LOG_LEVELS", "PROJECT_SETTING_TYPES", "SCRAPY_SETTING_TYPES", "SECRET_WORDS", "Kind", "SettingType",
            "SettingTypeError", "check_setting_types", "project_setting_types", "setting_error",
            "setting_types", "shown_value"]
 
@@ -127,6 +128,16 @@ SCRAPY_SETTING_TYPES: dict[str, SettingType] = {
 }
 
 
+#: the project's settings whose type is narrower than their default's (an integer, a bound)
+PROJECT_SETTING_TYPES: dict[str, SettingType] = {
+    # seconds; 0: no budget (skeleton.budget)
+    "SKELETON_ANALYSIS_BUDGET": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),
+    # the sitemap's bounds (skeleton.spiders.sitemaps): 0 files or URLs would read nothing
+    "SKELETON_SITEMAP_MAX_FILES": SettingType(Kind.INTEGER, minimum=1, empty_is_unset=True),
+    "SKELETON_SITEMAP_MAX_URLS": SettingType(Kind.INTEGER, minimum=1, empty_is_unset=True),
+}
+
+
 class SettingTypeError(ValueError):
     """Settings the crawl cannot read; the message is one line naming each."""
 
@@ -140,21 +151,13 @@ class ReadableSettings(Protocol):
     def getfloat(self, name: str, default: float = 0.0) -> float: ...
 
 
-#: the project's settings with a range (the others of a number default: any number)
-PROJECT_RANGES: dict[str, SettingType] = {
-    # seconds; 0: no budget (skeleton.budget)
-    "SKELETON_ANALYSIS_BUDGET": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),
-}
-
-
 def project_setting_types(defaults: Mapping[str, Any],
                           booleans: Iterable[str] = ()) -> dict[str, SettingType]:
     """The ``SKELETON_*`` settings of a settings module's ``defaults`` whose default
-    is a boolean (read with ``getbool``) or a number (``getfloat``; in range for
-    those of :data:`PROJECT_RANGES`), and ``booleans`` (settings unset by default);
-    an empty value of them is read as unset."""
-    types = {name: PROJECT_RANGES.get(name) or SettingType(Kind.BOOLEAN if isinstance(value, bool) else Kind.NUMBER,
-                                                           empty_is_unset=True)
+    is a boolean (read with ``getbool``) or a number (``getfloat``), and ``booleans``
+    (settings unset by default); an empty value of them is read as unset."""
+    types = {name: SettingType(Kind.BOOLEAN if isinstance(value, bool) else Kind.NUMBER,
+                               empty_is_unset=True)
              for name, value in defaults.items()
              if name.startswith(PROJECT_PREFIX) and isinstance(value, (bool, int, float))}
     types.update({name: SettingType(Kind.BOOLEAN, empty_is_unset=True) for name in booleans})
@@ -167,7 +170,8 @@ def setting_types() -> dict[str, SettingType]:
     from skeleton.store.kept import KEEP_SETTING
 
     return {**SCRAPY_SETTING_TYPES,
-            **project_setting_types(vars(project_settings), booleans=(KEEP_SETTING,))}
+            **project_setting_types(vars(project_settings), booleans=(KEEP_SETTING,)),
+            **PROJECT_SETTING_TYPES}
 
 
 def shown_value(name: str, value: Any) -> str:

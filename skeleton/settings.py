@@ -106,6 +106,12 @@ SKELETON_LEARN_VARIANTS = True
 SKELETON_VARIANTS_MIN_SUPPORT = 2
 SKELETON_VARIANTS_REFRESH = 2.0
 SKELETON_SKIP_ACTIONS = True
+# The site's own sitemap (skeleton.spiders.sitemaps), off by default: robots.txt's
+# Sitemap: lines and the base folder's sitemap.xml read, their page URLs kept in
+# Redis for the orphans report of `scrapy status` and the exports; never a parent.
+SKELETON_SITEMAP = False
+SKELETON_SITEMAP_MAX_FILES = 50
+SKELETON_SITEMAP_MAX_URLS = 50_000
 SKELETON_ENTROPY_ENABLED = True
 SKELETON_ENTROPY_LANGUAGE = "en"
 SKELETON_ENTROPY_STOP_WORDS = None

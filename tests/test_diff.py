@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 from helpers import FAST, FIXTURES, run_scrapy
 
-from skeleton.diff import Move, Skeleton, diff_skeletons, render_diff, tree_parents
+from lxml import etree
+
+from skeleton.diff import Move, Skeleton, diff_skeletons, marked_tree, render_diff, tree_parents
+from skeleton.exports.diagram import icicle, to_svg
+from skeleton.exports.html import diff_html
 
 OLD = Skeleton(
     parents={"/": None, "/a": "/", "/b": "/", "/a/1": "/a", "/a/2": "/a", "/b/1": "/b"},
@@ -64,6 +68,58 @@ def test_tree_parents_flattens_a_nested_tree() -> None:
     ]}
     assert tree_parents(tree) == {"r": None, "x": "r", "y": "x", "z": "r"}
     assert tree_parents(None) == {}
+
+
+def _tree(parents: dict, titles: dict | None = None) -> dict:
+    nodes = {url: {"url": url, "title": (titles or {}).get(url, url.upper()), "children": []} for url in parents}
+    for url, parent in parents.items():
+        if parent is not None:
+            nodes[parent]["children"].append(nodes[url])
+    return nodes[next(url for url, parent in parents.items() if parent is None)]
+
+
+def _marks(tree: dict) -> dict[str, str]:
+    marks, stack = {}, [tree]
+    while stack:
+        node = stack.pop()
+        marks[node["url"]] = node.get("mark", "")
+        stack.extend(node["children"])
+    return marks
+
+
+def test_one_tree_of_both_crawls_marks_added_removed_and_moved_pages() -> None:
+    old = _tree({"/": None, "/a": "/", "/a/1": "/a", "/a/2": "/a", "/g": "/a", "/g/1": "/g", "/b": "/", "/b/1": "/b"},
+                {"/g/1": "Old title"})
+    new = _tree({"/": None, "/a": "/", "/b": "/", "/a/1": "/b", "/b/1": "/b", "/c": "/", "/c/1": "/c"})
+    union = marked_tree(old, new)
+    assert _marks(union) == {"/": "", "/a": "", "/b": "", "/b/1": "", "/a/1": "moved", "/c": "added",
+                             "/c/1": "added", "/a/2": "removed", "/g": "removed", "/g/1": "removed"}
+    # a removed page goes back under its old parent, in the same view: a removed section whole
+    assert tree_parents(union) == {"/": None, "/a": "/", "/a/2": "/a", "/g": "/a", "/g/1": "/g", "/b": "/",
+                                   "/a/1": "/b", "/b/1": "/b", "/c": "/", "/c/1": "/c"}
+    removed = next(n for n in union["children"][0]["children"] if n["url"] == "/g")
+    assert removed["children"][0]["title"] == "Old title" and removed["children"][0]["depth"] == 3
+    assert not any(_marks(marked_tree(old, old)).values())
+
+
+def test_the_picture_of_a_diff_colours_each_change_with_a_legend() -> None:
+    old = _tree({"/": None, "/a": "/", "/a/1": "/a", "/a/2": "/a", "/b": "/"})
+    new = _tree({"/": None, "/a": "/", "/b": "/", "/a/1": "/b", "/c": "/"})
+    union = marked_tree(old, new)
+    svg = etree.fromstring(to_svg(union, "diff").encode())
+    ns = "{http://www.w3.org/2000/svg}"
+    classes = {g.get("data-key"): g.find(f"{ns}rect").get("class").split() for g in svg.iter(f"{ns}g")
+               if g.get("class") == "node"}
+    assert "added" in classes["/c"] and "removed" in classes["/a/2"] and "moved" in classes["/a/1"]
+    assert not {"added", "removed", "moved"} & set(classes["/b"])
+    fills = {g.get("data-key"): g.find(f"{ns}rect").get("fill") for g in svg.iter(f"{ns}g") if g.get("class") == "node"}
+    assert len({fills["/c"], fills["/a/2"], fills["/a/1"], fills["/b"]}) == 4  # four colours
+    legend = " ".join(svg.find(f".//{ns}g[@class='legend']").itertext())
+    assert "added" in legend and "removed" in legend and "moved to another parent" in legend
+    assert len(classes) == len(icicle(union))
+    page = diff_html(union, "diff <of> two", "added (1):\n  + /c <script>")
+    assert 'id="report"' in page and "&lt;script&gt;" in page and "<script>\n__" not in page
+    assert "moved to another parent" in page
 
 
 CONTACT = """<!DOCTYPE html>
@@ -131,6 +187,18 @@ def test_scrapy_diff_reports_exactly_the_change(serve, tmp_path: Path) -> None:
     ]
     done = run_scrapy(["diff", "tiny-v1", "tiny-v1", "--exit-code"], work)
     assert done.returncode == 0 and done.stdout.endswith("no change in the skeleton\n")
+    # the picture: the same changes coloured in one view of both trees
+    assert run_scrapy(["diff", "tiny-v1", "tiny-v2", "-o", "diff.svg"], work).returncode == 0
+    ns = "{http://www.w3.org/2000/svg}"
+    svg = etree.parse(str(work / "diff.svg")).getroot()
+    marked = {g.get("data-key"): set(g.find(f"{ns}rect").get("class").split()) & {"added", "removed", "moved"}
+              for g in svg.iter(f"{ns}g") if g.get("class") == "node"}
+    assert {url: m for url, m in marked.items() if m} == {f"{base}contact.html": {"added"},
+                                                         f"{base}guides/g5.html": {"moved"}}
+    done = run_scrapy(["diff", "tiny-v1", "tiny-v2", "--format", "html"], work)
+    assert done.returncode == 0 and 'id="diagram"' in done.stdout and f"+ {base}contact.html" in done.stdout
+    done = run_scrapy(["diff", "tiny-v1", "tiny-v2", "--json", "--format", "svg"], work)
+    assert done.returncode == 2 and "disagree" in done.stderr
 
 
 @pytest.mark.parametrize("args, message", [

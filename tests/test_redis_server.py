@@ -76,7 +76,8 @@ def test_crawl_keys_and_ids() -> None:
                                    for n in ("dupefilter", "pages", "offers", "tree", "aliases", "fingerprints", "variants", "votes", "forms", "meta",
                                              *(f"entropy:{i:03x}" for i in range(ENTROPY_BUCKETS)), "entropy:long",
                                              "entropy_pages", "page_terms",
-                                             "page_html", "leases", "inflight", "dead", "failed", "offsite", "contexts"))
+                                             "page_html", "leases", "inflight", "dead", "failed", "offsite", "contexts",
+                                             "sitemap", "sitemaps"))
     assert keys.entropy_bucket(entropy_bucket("word")) in keys.all()
     assert keys.entropy_bucket(entropy_bucket("x" * 65)) == "skeleton:127.0.0.1-8000-en:entropy:long"
     assert len(url_id("http://h/a")) == 8 and url_id("http://h/a") != url_id("http://h/b")

@@ -2,8 +2,13 @@
 the pages that failed for good (``failed pages``, counted in the pages done, and
 ``failed by status`` in JSON: HTTP status or error kind -> pages), the pages that
 redirect out of the crawl's scope (``redirect offsite``, counted in the pages
-done; their targets are never requested: :mod:`skeleton.middlewares.scope`) and the queue
-entries moved aside as dead letters (:mod:`skeleton.store.queue`)."""
+done; their targets are never requested: :mod:`skeleton.middlewares.scope`), the queue
+entries moved aside as dead letters (:mod:`skeleton.store.queue`) and, for a crawl that
+read the site's sitemap (``SKELETON_SITEMAP``), the sitemap report
+(:func:`skeleton.store.sitemap.sitemap_report`): ``sitemap`` in JSON, ``{"files",
+"urls", "matched", "orphans", "missing"}`` (null without a sitemap read), the
+orphans (listed, never reached by the navigation) and the pages missing from the
+sitemap named one a line in the text form (:data:`SHOWN_URLS` of each at most)."""
 from __future__ import annotations
 
 import argparse
@@ -16,10 +21,15 @@ from scrapy.commands import ScrapyCommand
 
 from skeleton.commands._output import closed_stdout_ok
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
+from skeleton.exports.safe import text_line
 from skeleton.store.queue import workers_alive
 from skeleton.store.keys import META_DEAD_LETTERS
+from skeleton.store.sitemap import sitemap_report, stored_files
 
-__all__ = ["Command", "crawl_status"]
+__all__ = ["Command", "SHOWN_URLS", "crawl_status"]
+
+#: URLs of each sitemap list the text form names (JSON names them all)
+SHOWN_URLS = 50
 
 
 def _state(meta: dict[str, str], alive: int) -> str:
@@ -45,6 +55,8 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
         kind = {"set": "set", "string": "bloom"}.get(text(df_type), "empty")
         size = (int(server.scard(keys.dupefilter)) if kind == "set"
                 else int(server.strlen(keys.dupefilter)) if kind == "bloom" else 0)
+        report = sitemap_report(server, keys)
+        sitemap = None if report is None else {"files": len(stored_files(server, keys)), **report.as_dict()}
     return {"crawl": keys.crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
             "state": _state(meta, alive), "started": meta.get("started", ""),
             "resumed": meta.get("resumed", ""), "finished": meta.get("finished", ""),
@@ -56,7 +68,7 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
             "workers_alive": alive, "offered_pages": int(edges),
             "dupefilter": kind, "dupefilter_size": size,
             "dead_letters": max(int(meta.get(META_DEAD_LETTERS) or 0), int(dead_kept)),
-            "dead_letters_key": keys.dead}
+            "dead_letters_key": keys.dead, "sitemap": sitemap}
 
 
 class Command(ScrapyCommand):
@@ -95,6 +107,7 @@ class Command(ScrapyCommand):
             for key, value in readable.items():
                 if value != "":
                     sys.stdout.write(f"{key + ':':<{width}} {value}\n")
+            sys.stdout.write(_sitemap_lines(status["sitemap"]))
 
 
 def _readable(status: dict[str, Any]) -> dict[str, Any]:
@@ -112,3 +125,21 @@ def _readable(status: dict[str, Any]) -> dict[str, Any]:
     if status["dead_letters"]:
         out["dead letters"] = f"{status['dead_letters']} (newest in {status['dead_letters_key']})"
     return out
+
+
+def _sitemap_lines(sitemap: dict[str, Any] | None) -> str:
+    """The text form of the sitemap report: one summary line, then the orphans and
+    the pages missing from the sitemap, one URL a line (through ``text_line``)."""
+    if sitemap is None:
+        return ""
+    files = sitemap["files"]
+    lines = [f"sitemap: {files} file{'s' if files != 1 else ''}, {sitemap['urls']} URLs in scope, "
+             f"{sitemap['matched']} reached by the navigation"]
+    for label, urls in (("orphans (in the sitemap, never reached)", sitemap["orphans"]),
+                        ("missing from the sitemap (reached, not listed)", sitemap["missing"])):
+        if sitemap["urls"]:
+            lines.append(f"{label}: {len(urls)}")
+            lines.extend(f"  {text_line(url)}" for url in urls[:SHOWN_URLS])
+            if len(urls) > SHOWN_URLS:
+                lines.append(f"  ... {len(urls) - SHOWN_URLS} more (scrapy status --json)")
+    return "\n".join(lines) + "\n"

@@ -15,19 +15,21 @@ from skeleton.commands._output import check_output_option, closed_stdout_ok, wri
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
 from skeleton.store.keys import CrawlKeys
 from skeleton.tree import build_tree, failed_status, render_csv, render_text
+from skeleton.exports.diagram import to_svg
 from skeleton.exports.graphml import to_graphml
 from skeleton.exports.html import to_html
 from skeleton.exports.sitemap import MAX_URLS, sitemap_files, sitemap_urls
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
+from skeleton.store.sitemap import sitemap_report
 from skeleton.store.tree import crawl_edges, stored_aliases
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
 
-FORMATS = ("json", "text", "csv", "graphml", "sitemap", "html")
+FORMATS = ("json", "text", "csv", "graphml", "sitemap", "html", "svg")
 #: the format an output file's suffix names, when --format is not given
 SUFFIX_FORMATS = {"txt": "text", "csv": "csv", "graphml": "graphml", "xml": "sitemap", "html": "html",
-                  "htm": "html"}
+                  "htm": "html", "svg": "svg", "json": "json"}
 
 
 def crawl_tree(server: Any, keys: CrawlKeys,
@@ -62,10 +64,17 @@ def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, An
 
 def load_crawl_pages_tree(settings: Any,
                           crawl: str | None) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """The crawl id, nested tree and page records of a crawl in Redis."""
+    """The crawl id, nested tree and page records of a crawl in Redis. A crawl
+    that read the site's sitemap (``SKELETON_SITEMAP``) has its report on the
+    root: ``"sitemap": {"urls", "matched", "orphans", "missing"}``
+    (:func:`skeleton.store.sitemap.sitemap_report`; no node is added)."""
     with recorded_crawl(settings, crawl) as (server, keys):
         pages = load_hash(server, keys.pages)
-        return keys.crawl, crawl_tree(server, keys, pages), pages
+        tree = crawl_tree(server, keys, pages)
+        report = sitemap_report(server, keys)
+        if report is not None:
+            tree["sitemap"] = report.as_dict()
+        return keys.crawl, tree, pages
 
 
 class Command(ScrapyCommand):
@@ -73,7 +82,7 @@ class Command(ScrapyCommand):
     default_settings = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "[--crawl ID] [-o FILE] [--format json|text|csv|graphml|sitemap|html]"
+        return "[--crawl ID] [-o FILE] [--format json|text|csv|graphml|sitemap|html|svg]"
 
     def short_desc(self) -> str:
         return "Print the skeleton tree of a crawl"
@@ -82,7 +91,8 @@ class Command(ScrapyCommand):
         return ("Print the skeleton tree of a crawl recorded in Redis (the only or most "
                 "recently started crawl unless --crawl is given): JSON, an indented outline, CSV "
                 "(one row per page), GraphML (networkx, Gephi), a sitemap.xml (split with an "
-                "index past 50,000 URLs) or one self-contained HTML page to browse and search.")
+                "index past 50,000 URLs), one self-contained HTML page to browse and search (an "
+                "outline beside a diagram) or the diagram alone as a static SVG.")
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
@@ -90,7 +100,7 @@ class Command(ScrapyCommand):
         parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
         parser.add_argument("--format", choices=FORMATS, default=None,
                             help="output format (default: json, or the one FILE's suffix names: "
-                                 ".txt, .csv, .graphml, .xml (sitemap), .html)")
+                                 ".txt, .csv, .graphml, .xml (sitemap), .html, .svg, .json)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with closed_stdout_ok():
@@ -114,6 +124,8 @@ class Command(ScrapyCommand):
             out = to_graphml(tree, pages)
         elif fmt == "html":
             out = to_html(tree, crawl)
+        elif fmt == "svg":
+            out = to_svg(tree, f"Skeleton of {tree['url']} (crawl {crawl})")
         else:
             out = render_text(tree)
         if opts.output:

@@ -1,4 +1,5 @@
-"""The skeleton tree as one self-contained HTML page: a collapsible, searchable tree.
+"""The skeleton tree as one self-contained HTML page: a collapsible, searchable tree
+beside a diagram of it.
 
 No network: the page carries its styles, its script and the tree itself (JSON in a
 ``<script type="application/json">`` element, ``<`` escaped so no page title can
@@ -12,9 +13,22 @@ statuses go through :func:`~skeleton.exports.safe.xml_text` (no character the pa
 cannot hold, no lone surrogate that UTF-8 cannot write); the script shows them as
 text (``textContent``), never as markup.
 
-Element ids and classes the page keeps stable (the browser test relies on them):
+The diagram (``#diagram``, :mod:`skeleton.exports.diagram`) is an icicle of the
+sections sized by pages, drawn as inline SVG by the page's own script: per section
+its page count and depth, broken pages red; a click on a box with hidden children
+(``collapsed``) or on a ``+N more`` box opens it, ``#diagram-up`` goes back; the
+search box marks the matches there too. A crawl that read the site's sitemap
+(``tree["sitemap"]``) shows its report: the orphans (listed, never reached) as a
+dashed band under the diagram and in ``#sitemap``, with the pages missing from
+the sitemap; they are never nodes. Nodes may carry a diff ``mark``
+(:func:`diff_html`, ``scrapy diff``'s picture).
+
+Element ids and classes the page keeps stable (the browser tests rely on them):
 ``#search``, ``#summary``, ``#tree``, ``li.node`` (``data-url``), ``.toggle``,
-``.title``, ``.count``, ``.broken``, ``li.open``, ``li.hit``, ``li.hidden``.
+``.title``, ``.count``, ``.broken``, ``li.open``, ``li.hit``, ``li.hidden``;
+``#diagram`` (``data-boxes``: boxes drawn), ``g.node`` (``data-key`` unique,
+``data-url``), ``rect.box`` (``.collapsed``, ``.more``, ``.hit``, ``.has-hit``,
+``.broken``), ``#diagram-up``, ``#diagram-path``, ``#sitemap``, ``#legend``.
 """
 from __future__ import annotations
 
@@ -24,14 +38,21 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from skeleton.exports.safe import xml_text
+from skeleton.exports.diagram import MARKS, SCRIPT, STYLE, legend_svg, orphans_svg, orphan_groups
+from skeleton.exports.safe import markup_text, xml_text
 
-__all__ = ["to_html", "depth_counts"]
+__all__ = ["to_html", "depth_counts", "diff_html"]
+
+#: the diagram's size in the page, pixels
+DIAGRAM_WIDTH, DIAGRAM_HEIGHT = 1000, 640
 
 
 def _entry(node: Mapping[str, Any]) -> list[Any]:
-    return [xml_text(str(node["url"])), xml_text(str(node.get("title") or "")),
-            xml_text(str(node.get("status") or "")), []]
+    entry = [xml_text(str(node["url"])), xml_text(str(node.get("title") or "")),
+             xml_text(str(node.get("status") or "")), []]
+    if node.get("mark"):
+        entry.append(xml_text(str(node["mark"])))
+    return entry
 
 
 def _compact(node: Mapping[str, Any]) -> list[Any]:
@@ -59,14 +80,78 @@ def depth_counts(tree: Mapping[str, Any] | None) -> dict[int, int]:
     return dict(sorted(counts.items()))
 
 
-def to_html(tree: Mapping[str, Any] | None, crawl: str = "") -> str:
-    """The viewer page of ``tree`` (the nested tree of :func:`skeleton.tree.build_tree`)."""
+def _sitemap_html(tree: Mapping[str, Any] | None) -> tuple[str, str]:
+    """The sitemap report's section and the diagram's orphan band (markup), or ""."""
+    report = (tree or {}).get("sitemap")
+    if not report or not report.get("urls"):
+        return "", ""
+    orphans, missing = list(report.get("orphans") or ()), list(report.get("missing") or ())
+
+    def listing(urls: list[str]) -> str:
+        return "<ul>" + "".join(f'<li><a href="{markup_text(u)}">{markup_text(u)}</a></li>' for u in urls) + "</ul>"
+
+    section = (f'<section id="sitemap"><h2>The site\'s sitemap</h2><p>{int(report["urls"])} URLs in scope, '
+               f'{int(report.get("matched") or 0)} reached by the navigation.</p>'
+               f'<details class="orphans"{" open" if orphans else ""}><summary>{len(orphans)} orphans: listed by '
+               f"the sitemap, never reached by the navigation (not in the tree)</summary>{listing(orphans)}</details>"
+               f'<details class="missing"><summary>{len(missing)} pages reached by the navigation, missing from '
+               f"the sitemap</summary>{listing(missing)}</details></section>")
+    band = ""
+    if orphans:
+        band = (f'<svg class="skeleton-diagram" id="orphan-band" width="{DIAGRAM_WIDTH}" height="60" '
+                f'viewBox="0 0 {DIAGRAM_WIDTH} 60">'
+                f"{orphans_svg(orphan_groups(orphans, str(tree['url'])), 0, DIAGRAM_WIDTH)}</svg>")  # type: ignore[index]
+    return section, band
+
+
+def to_html(tree: Mapping[str, Any] | None, crawl: str = "", title: str = "", intro: str = "") -> str:
+    """The viewer page of ``tree`` (the nested tree of :func:`skeleton.tree.build_tree`;
+    ``title``: the page's heading, default "Skeleton of ROOT (crawl ID)"; ``intro``:
+    markup shown under it, already safe)."""
     data = json.dumps(_compact(tree) if tree is not None else None, ensure_ascii=False,
                       separators=(",", ":")).replace("<", "\\u003c")
-    title = f"Skeleton of {tree['url']}" if tree is not None else "Empty skeleton"
-    if crawl:
-        title += f" (crawl {crawl})"
-    return _PAGE.replace("__TITLE__", html.escape(xml_text(title))).replace("__DATA__", data)
+    if not title:
+        title = f"Skeleton of {tree['url']}" if tree is not None else "Empty skeleton"
+        if crawl:
+            title += f" (crawl {crawl})"
+    marks = tree is not None and _has_marks(tree)
+    broken = tree is not None and _has_broken(tree)
+    legend = (f'<svg class="skeleton-diagram" id="legend" width="{DIAGRAM_WIDTH}" height="26">'
+              f"{legend_svg(marks, broken, DIAGRAM_WIDTH)}</svg>")
+    section, band = _sitemap_html(tree)
+    return (_PAGE.replace("__TITLE__", html.escape(xml_text(title))).replace("__INTRO__", intro)
+            .replace("__LEGEND__", legend).replace("__BAND__", band).replace("__SITEMAP__", section)
+            .replace("__STYLE__", STYLE).replace("__DIAGRAM__", SCRIPT)
+            .replace("__WIDTH__", str(DIAGRAM_WIDTH)).replace("__HEIGHT__", str(DIAGRAM_HEIGHT))
+            .replace("__DATA__", data))
+
+
+def _has_marks(tree: Mapping[str, Any]) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node.get("mark") in MARKS:
+            return True
+        stack.extend(node.get("children") or ())
+    return False
+
+
+def _has_broken(tree: Mapping[str, Any]) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node.get("broken"):
+            return True
+        stack.extend(node.get("children") or ())
+    return False
+
+
+def diff_html(tree: Mapping[str, Any] | None, title: str, report: str) -> str:
+    """``scrapy diff``'s picture: the viewer page of the union ``tree`` of two
+    crawls, its nodes marked (``added``, ``removed``, ``moved``), the legend
+    naming the colours, and the text ``report`` under the heading."""
+    intro = f'<pre id="report">{markup_text(report)}</pre>'
+    return to_html(tree, title=title, intro=intro)
 
 
 _PAGE = """<!DOCTYPE html>
@@ -94,15 +179,38 @@ li.hidden { display: none; }
 .meta { color: #777; margin-left: .4em; font-size: .85em; }
 .broken { color: #b00; font-weight: 600; margin-left: .4em; }
 li.hit > .row .title { background: #fff3a0; }
+#panes { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+#tree { flex: 1 1 22em; min-width: 18em; }
+#diagram-view { flex: 0 0 auto; overflow-x: auto; max-width: 100%; }
+#diagram-bar { margin-bottom: .3em; color: #555; }
+#diagram-bar button { margin-right: .5em; }
+#diagram-view svg { display: block; }
+#diagram g.node { cursor: pointer; }
+#report { background: #f6f6f6; padding: .6em; max-height: 14em; overflow: auto; font-size: .85em; }
+#sitemap h2 { font-size: 1.1em; }
+__STYLE__
 </style>
 </head>
 <body>
 <h1>__TITLE__</h1>
+__INTRO__
 <div id="summary"></div>
 <p><input id="search" type="search" placeholder="Search titles and URLs" aria-label="Search titles and URLs">
 <span id="found"></span></p>
+<div id="panes">
 <div id="tree"></div>
+<section id="diagram-view" aria-label="Diagram of the sections, sized by pages">
+<div id="diagram-bar"><button id="diagram-up" type="button" disabled>Up</button><span id="diagram-path"></span></div>
+__LEGEND__
+<svg id="diagram" class="skeleton-diagram" xmlns="http://www.w3.org/2000/svg" role="img"></svg>
+__BAND__
+</section>
+</div>
+__SITEMAP__
 <script type="application/json" id="data">__DATA__</script>
+<script>
+__DIAGRAM__
+</script>
 <script>
 "use strict";
 (function () {
@@ -110,10 +218,11 @@ li.hit > .row .title { background: #fff3a0; }
   var treeBox = document.getElementById("tree");
   var summary = document.getElementById("summary");
   if (!root) { summary.textContent = "No page in this tree."; return; }
-  var perDepth = [], pages = 0, broken = 0, parents = new Map(), stack = [[root, 0, null]];
+  var perDepth = [], pages = 0, broken = 0, parents = new Map(), depths = new Map(), stack = [[root, 0, null]];
   while (stack.length) {
     var item = stack.pop(), node = item[0], depth = item[1];
     parents.set(node, item[2]);
+    depths.set(node, depth);
     pages += 1; if (node[2]) { broken += 1; }
     perDepth[depth] = (perDepth[depth] || 0) + 1;
     for (var i = 0; i < node[3].length; i++) { stack.push([node[3][i], depth + 1, node]); }
@@ -176,6 +285,19 @@ li.hit > .row .title { background: #fff3a0; }
   treeBox.append(top);
   setOpen(root, true);
 
+  var upButton = document.getElementById("diagram-up"), path = document.getElementById("diagram-path");
+  var diagram = skeletonDiagram(document.getElementById("diagram"), root, {
+    width: __WIDTH__, height: __HEIGHT__,
+    onDraw: function (view, where) {
+      var names = [];
+      for (var n = view.node; n; n = parents.get(n)) { names.unshift(n[1] || n[0]); }
+      path.textContent = " " + names.join(" \u203a ") + (view.subset ? " \u203a " + view.subset.length + " smaller sections" : "") +
+        " (" + where.pages + " pages; click a box to open it)";
+      upButton.disabled = !view.subset && !parents.get(view.node);
+    }});
+  upButton.addEventListener("click", function () { diagram.up(); });
+  diagram.draw();
+
   var found = document.getElementById("found");
   var timer = null;
   function search(text) {
@@ -191,13 +313,17 @@ li.hit > .row .title { background: #fff3a0; }
         }
         for (var i = 0; i < node[3].length; i++) { all.push(node[3][i]); }
       }
-      shown.forEach(function (node) { if (node[3].length) { setOpen(node, true); } });
+      // opened from the top down: a node's element is built when its parent opens
+      Array.from(shown).filter(function (node) { return node[3].length; })
+        .sort(function (a, b) { return depths.get(a) - depths.get(b); })
+        .forEach(function (node) { setOpen(node, true); });
     }
     elements.forEach(function (li, node) {
       li.classList.toggle("hidden", query !== "" && !shown.has(node));
       li.classList.toggle("hit", query !== "" && hits.has(node));
     });
     found.textContent = query ? hits.size + " found" : "";
+    diagram.search(text);
   }
   document.getElementById("search").addEventListener("input", function (event) {
     clearTimeout(timer);

@@ -18,6 +18,9 @@ that other programs open. Three pure functions, one per kind of reader:
   text (a title ``-3``) is prefixed too. Only text cells go through it: numeric
   fields (depth, child counts) are written as they are. Idempotent: a neutralised
   cell starts with the quote.
+* :func:`markup_text` is :func:`xml_text` escaped for markup (``&``, ``<``, ``>``
+  and both quotes as character references), for the text and attribute values
+  of the SVG diagrams and HTML pages written as markup.
 * :func:`text_line` removes what :func:`csv_cell` removes and turns every line or
   tab break (tab, LF, CR, U+2028, U+2029) into a space, so a title is one line of
   the outline and no byte of it reaches a terminal as a control.
@@ -27,9 +30,10 @@ GraphML already did: a title made only of controls becomes empty ("(untitled)").
 """
 from __future__ import annotations
 
+import html
 import re
 
-__all__ = ["FORMULA_PREFIXES", "FORMULA_ESCAPE", "REPLACEMENT", "xml_text", "csv_cell", "text_line"]
+__all__ = ["FORMULA_PREFIXES", "FORMULA_ESCAPE", "REPLACEMENT", "xml_text", "markup_text", "csv_cell", "text_line"]
 
 #: the first characters that make a spreadsheet read a cell as a formula (OWASP's six,
 #: and line feed, which some readers skip like carriage return)
@@ -51,6 +55,12 @@ _BREAKS = re.compile(r"[\t\n\r\u2028\u2029]")
 def xml_text(value: str) -> str:
     """``value`` without the characters XML 1.0 forbids (everything else is kept)."""
     return _NOT_XML.sub(REPLACEMENT, value)
+
+
+def markup_text(value: str) -> str:
+    """``value`` as XML/HTML text or attribute content: :func:`xml_text`, then
+    ``&``, ``<``, ``>``, ``"`` and ``'`` escaped."""
+    return html.escape(xml_text(value), quote=True)
 
 
 def _plain(value: str) -> str:

@@ -109,6 +109,7 @@ from skeleton.sew.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links, unparsable_links
 from skeleton.sew.model import ModelError, load_model
 from skeleton.sew.urls import canonical, in_scope, same_host, split_url, trap_reason
+from skeleton.spiders.sitemaps import SitemapReader
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu
 from skeleton.urlrules.actions import action_reason
@@ -271,7 +272,7 @@ def _language(value: str | None) -> str | None:
     return lang
 
 
-class SkeletonSpider(scrapy.Spider):
+class SkeletonSpider(SitemapReader, scrapy.Spider):
     name = "skeleton"
 
     def __init__(self, base: str | None = None, depth: str | int | None = None,
@@ -392,6 +393,8 @@ class SkeletonSpider(scrapy.Spider):
         yield scrapy.Request(self.base, callback=self.parse, errback=self.failed,
                              meta={META_DEPTH: 0, META_PARENT: None, META_CONTEXT: "",
                                    META_LANG: self.language})
+        for request in self.sitemap_requests():  # SKELETON_SITEMAP: a report, never a parent
+            yield request
 
     def _response_downloaded(self, response: Response, request: scrapy.Request, **kwargs: Any) -> None:
         """Scrapy's ``response_downloaded`` (sent by the downloader for every

@@ -33,6 +33,10 @@ informative``) reads ``:page_html`` (hash: page URL -> the zlib-compressed body
 with a JSON header line, see ``skeleton.store.kept.pack_page``).
 ``:contexts`` (hash: context id -> JSON of the detection context the pages below a
 page get, ``skeleton.sew.context``; queue entries carry the id).
+``:sitemap`` (hash: a page URL the site's sitemap lists, canonical and in the crawl's
+scope -> its ``lastmod`` or "") and ``:sitemaps`` (hash: a sitemap file read, or
+claimed for reading -> JSON ``{"kind", "urls", "status"}``), written with
+``SKELETON_SITEMAP`` by ``skeleton.store.sitemap``: a report, never a parent.
 ``skeleton:crawls`` is the set of crawl ids.
 
 Memory (issue 14): Redis keeps a hash of at most 128 fields (``hash-max-ziplist-entries``,
@@ -260,6 +264,14 @@ class CrawlKeys:
         return self._key("contexts")
 
     @property
+    def sitemap(self) -> str:
+        return self._key("sitemap")
+
+    @property
+    def sitemaps(self) -> str:
+        return self._key("sitemaps")
+
+    @property
     def pattern(self) -> str:
         """A ``SCAN MATCH`` pattern of every key of the crawl (crawl ids hold no
         glob character)."""
@@ -271,4 +283,5 @@ class CrawlKeys:
         return (self.requests, self.dupefilter, self.pages, self.offers, self.tree, self.aliases,
                 self.fingerprints, self.variants, self.votes, self.forms, self.meta,
                 *self.entropy, self.entropy_pages, self.page_terms, self.page_html,
-                self.leases, self.inflight, self.dead, self.failed, self.offsite, self.contexts)
+                self.leases, self.inflight, self.dead, self.failed, self.offsite, self.contexts,
+                self.sitemap, self.sitemaps)
