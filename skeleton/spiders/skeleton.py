@@ -456,9 +456,11 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             self._left_for_shutdown(response.url)
             release_page(response)
             return
-        if self.max_pages is not None and self.pages_seen >= self.max_pages:
-            # Over budget (a request in flight when the budget ran out): put it back in
-            # the persistent queue so that resuming the crawl fetches it.
+        if self.max_pages is not None and (self.pages_seen >= self.max_pages or stats.get_value(
+                "skeleton/max_pages/reached") is not None):
+            # Over budget (a request in flight when the budget ran out, this worker's or
+            # the crawl's, which the lifecycle extension counts over every worker): put
+            # it back in the persistent queue so that resuming the crawl fetches it.
             meta = {key: response.meta.get(key)
                     for key in (META_DEPTH, META_PARENT, META_CONTEXT, META_LANG)}
             if LEASE_META in response.meta:  # pushing it ends the lease (skeleton.store.queue)
