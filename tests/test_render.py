@@ -1,0 +1,100 @@
+"""``-a render=js``: pages whose links a script writes, read as headless Chromium
+renders them (skeleton.middlewares.render), on the fixture single-page application
+(tests/spa.py)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from helpers import FAST, run_scrapy
+from scrapy.exceptions import NotConfigured, UsageError
+from scrapy.http import HtmlResponse, Request, TextResponse
+from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+from spa import build, truth
+
+from skeleton.browser import MISSING, chromium_paths
+from skeleton.middlewares.render import RenderMiddleware
+from skeleton.setting_types import SettingTypeError, check_setting_types
+from skeleton.spiders.skeleton import SkeletonSpider
+
+
+def crawl(base: str, cwd: Path, crawl_id: str, *args: str) -> str:
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", "-a", f"crawl={crawl_id}",
+                       *args, *FAST], cwd)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "'finish_reason': 'finished'" in done.stderr, done.stderr[-3000:]
+    return done.stderr
+
+
+def evaluate(cwd: Path, crawl_id: str) -> dict:
+    done = run_scrapy(["evaluate", "--truth", "truth.json", "--crawl", crawl_id, "--json"], cwd)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def stat(log: str, name: str) -> int | None:
+    found = re.search(rf"'skeleton/render/{name}': (\d+)", log)
+    return int(found.group(1)) if found else None
+
+
+def test_a_script_built_site_is_one_node_served_and_its_true_tree_rendered(serve, tmp_path: Path) -> None:
+    if chromium_paths() is None:
+        pytest.skip(MISSING)
+    base = serve(build(tmp_path / "spa"))
+    (tmp_path / "truth.json").write_text(json.dumps(truth(base)), "utf-8")
+    plain_log = crawl(base, tmp_path, "plain")
+    plain = evaluate(tmp_path, "plain")
+    assert plain["pages"]["all"]["found"] == 1 and plain["edges"]["all"]["found"] == 0  # the home page only
+    assert stat(plain_log, "pages") is None  # off by default: nothing rendered
+    log = crawl(base, tmp_path, "rendered", "-a", "render=js")
+    rendered = evaluate(tmp_path, "rendered")
+    assert rendered["edges"]["all"]["f1"] == 1.0, rendered["edges"]
+    assert rendered["pages"]["all"]["found"] == len(truth(base)["edges"]) + 1
+    # every HTML page rendered, once, by one browser; robots.txt (a 404 here) is not
+    assert stat(log, "pages") == rendered["pages"]["all"]["found"]
+    assert stat(log, "browsers") == 1
+    assert stat(log, "skipped") == 1 and stat(log, "failed") is None
+
+
+def test_the_setting_turns_rendering_on_too(serve, tmp_path: Path) -> None:
+    if chromium_paths() is None:
+        pytest.skip(MISSING)
+    base = serve(build(tmp_path / "spa"))
+    (tmp_path / "truth.json").write_text(json.dumps(truth(base)), "utf-8")
+    crawl(base, tmp_path, "by-setting", "-s", "SKELETON_RENDER=js", "-a", "depth=1")
+    found = evaluate(tmp_path, "by-setting")
+    assert found["edges"]["1"]["f1"] == 1.0, found["edges"]  # the sections, built by the script
+
+
+def test_render_values_are_checked_as_an_argument_and_as_a_setting() -> None:
+    assert SkeletonSpider.check_arguments(base="http://example.com/", render="JS")["render"] == "js"
+    assert SkeletonSpider.check_arguments(base="http://example.com/")["render"] is None
+    with pytest.raises(UsageError, match="render must be one of off, js, not 'yes'"):
+        SkeletonSpider.check_arguments(base="http://example.com/", render="yes")
+    check_setting_types(Settings({"SKELETON_RENDER": "js"}))
+    with pytest.raises(SettingTypeError, match="SKELETON_RENDER must be one of off, js, not 'always'"):
+        check_setting_types(Settings({"SKELETON_RENDER": "always"}))
+    with pytest.raises(SettingTypeError, match="SKELETON_RENDER_SETTLE must be a number >= 0"):
+        check_setting_types(Settings({"SKELETON_RENDER_SETTLE": "-1"}))
+
+
+def test_rendering_is_off_by_default_and_never_touches_files_robots_or_errors() -> None:
+    with pytest.raises(NotConfigured):
+        RenderMiddleware.from_crawler(get_crawler(settings_dict={"SKELETON_RENDER": "off"}))
+    middleware = RenderMiddleware.from_crawler(get_crawler(settings_dict={"SKELETON_RENDER": "js"}))
+    middleware.crawler.stats.open_spider()
+    request = Request("http://127.0.0.1:1/a.pdf")
+    answers = [TextResponse("http://127.0.0.1:1/a.txt", body=b"text", request=request),
+               HtmlResponse("http://127.0.0.1:1/gone.html", status=404, body=b"<p>gone</p>", request=request),
+               HtmlResponse("http://127.0.0.1:1/robots.txt", body=b"<p>x</p>",
+                            request=Request("http://127.0.0.1:1/robots.txt", meta={"dont_obey_robotstxt": True}))]
+    for response in answers:
+        coroutine = middleware.process_response(response.request, response)
+        with pytest.raises(StopIteration) as done:  # no await: answered at once, no browser
+            coroutine.send(None)
+        assert done.value.value is response
+    assert middleware._driver is None
+    assert middleware.crawler.stats.get_value("skeleton/render/skipped") == 3
