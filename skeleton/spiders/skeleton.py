@@ -90,6 +90,7 @@ from skeleton.store import outage
 from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
 from skeleton.analyses import AnalysesError, parse_analyses
 from skeleton.analyses import enabled as analysis_enabled
+from skeleton.browser import MISSING, chromium_paths
 from skeleton.middlewares.render import RENDER_SETTING, render_mode
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
@@ -336,6 +337,8 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             rendering = None if render is None else render_mode(render)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        if rendering == "js" and chromium_paths() is None:
+            raise UsageError(f"render=js: {MISSING}")
         if mode not in MODES:
             raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         menu_n = _positive_int("template_menu", template_menu, 1)
