@@ -24,6 +24,7 @@ the browser's final URL and whose status is the served one: the rest of the craw
   but the base URL's: a script, an image or a tracker of another host is not
   loaded, a navigation away fails. Turn it off for a site whose scripts come
   from another host (a CDN).
+- The browser sends the crawl's ``USER_AGENT``; it keeps its own cookies.
 - A page the browser fails on goes on as served (``skeleton/render/failed``).
 
 Stats: ``skeleton/render/pages`` (rendered), ``skeleton/render/failed``,
@@ -88,8 +89,10 @@ def render_mode(value: Any) -> str:
 class RenderMiddleware:
     """Downloader middleware: an HTML page's response replaced by its rendered DOM."""
 
-    def __init__(self, crawler: Crawler, timeout: float, settle: float, same_host: bool) -> None:
+    def __init__(self, crawler: Crawler, timeout: float, settle: float, same_host: bool,
+                 user_agent: str | None = None) -> None:
         self.crawler = crawler
+        self.user_agent = user_agent
         self.timeout = timeout
         self.settle = settle
         self.same_host = same_host
@@ -105,7 +108,7 @@ class RenderMiddleware:
             raise NotConfigured(f"{RENDER_SETTING} is off")
         timeout = settings.getfloat("SKELETON_RENDER_TIMEOUT") or settings.getfloat("DOWNLOAD_TIMEOUT", 180)
         middleware = cls(crawler, timeout, settings.getfloat("SKELETON_RENDER_SETTLE", 2.0),
-                         settings.getbool("SKELETON_RENDER_SAME_HOST", True))
+                         settings.getbool("SKELETON_RENDER_SAME_HOST", True), settings.get("USER_AGENT"))
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
@@ -145,6 +148,8 @@ class RenderMiddleware:
         if self._driver is None:
             flags = [f"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE {self._host}"] \
                 if self.same_host and self._host else []
+            if self.user_agent:  # the crawl's user agent, not HeadlessChrome's
+                flags.append(f"--user-agent={self.user_agent}")
             self._driver = start_chromium(flags)
             self._driver.set_page_load_timeout(self.timeout)
             self._driver.set_script_timeout(self.settle + 5)
