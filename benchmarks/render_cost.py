@@ -15,6 +15,9 @@ ratio of rendered to plain seconds per page; ``edge_f1``: the tree against the
 site's truth (``scrapy evaluate``): rendering must not change a static site's tree.
 
     python benchmarks/render_cost.py [--repeat 3] [--write]
+
+The table of docs/guide.md ("Pages built by JavaScript") is rendered from the results by
+``python benchmarks/docs_tables.py --write``.
 """
 from __future__ import annotations
 
@@ -89,7 +92,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--write", action="store_true", help=f"write {RESULTS.relative_to(ROOT)}")
     args = ap.parse_args()
-    out: dict = {"commit": commit(), "repeat": args.repeat, "sites": {}}
+    out: dict = {"command": f"python benchmarks/render_cost.py --repeat {args.repeat} --write", "commit": commit(),
+                 "repeat": args.repeat, "sites": {}}
     with tempfile.TemporaryDirectory() as tmp:
         sites = {"spa": build(Path(tmp) / "spa"), "university": FIXTURES / "university"}
         for name, folder in sites.items():
