@@ -103,3 +103,30 @@ def test_rendering_is_off_by_default_and_never_touches_files_robots_or_errors() 
         assert done.value.value is response
     assert middleware._driver is None
     assert middleware.crawler.stats.get_value("skeleton/render/skipped") == 3
+
+
+def test_the_browser_loads_nothing_from_another_host_and_sends_the_crawls_user_agent(serve, tmp_path: Path) -> None:
+    if chromium_paths() is None:
+        pytest.skip(MISSING)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "x.js").write_text('window.X = "loaded";', "utf-8")
+    base = serve(site)
+    other = base.replace("127.0.0.1", "localhost")  # the same server under another host name
+    (site / "index.html").write_text(
+        f'<html><body><p id="p"></p><script src="{other}x.js"></script><script>'
+        'document.getElementById("p").textContent = (window.X || "blocked") + " " + navigator.userAgent;'
+        '</script></body></html>', "utf-8")
+    seen = {}
+    for same_host in (True, False):
+        middleware = RenderMiddleware.from_crawler(get_crawler(settings_dict={
+            "SKELETON_RENDER": "js", "SKELETON_RENDER_SAME_HOST": same_host, "USER_AGENT": "skeleton-test/1.0"}))
+        middleware._host = "127.0.0.1"
+        try:
+            url, html, _ = middleware._render(f"{base}index.html")
+        finally:
+            middleware._quit()
+        assert url == f"{base}index.html"
+        seen[same_host] = re.search(r'<p id="p">([^<]*)</p>', html).group(1)
+    assert seen[True] == "blocked skeleton-test/1.0"
+    assert seen[False] == "loaded skeleton-test/1.0"  # the script is there: only the rule kept it out
