@@ -141,7 +141,7 @@ PROJECT_SETTING_TYPES: dict[str, SettingType] = {
     "SKELETON_SITEMAP_MAX_FILES": SettingType(Kind.INTEGER, minimum=1, empty_is_unset=True),
     "SKELETON_SITEMAP_MAX_URLS": SettingType(Kind.INTEGER, minimum=1, empty_is_unset=True),
     # rendering (skeleton.middlewares.render): when pages are rendered
-    "SKELETON_RENDER": SettingType(Kind.CHOICE, empty_is_unset=True, choices=("off", "js")),
+    "SKELETON_RENDER": SettingType(Kind.CHOICE, empty_is_unset=True, choices=("off", "js", "auto")),
     # seconds; a negative page load or settling time means nothing
     "SKELETON_RENDER_TIMEOUT": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),
     "SKELETON_RENDER_SETTLE": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),

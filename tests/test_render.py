@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import FAST, run_scrapy
+from helpers import FAST, ROOT, run_scrapy
 from scrapy.exceptions import NotConfigured, UsageError
 from scrapy.http import HtmlResponse, Request, TextResponse
 from scrapy.settings import Settings
@@ -69,18 +69,33 @@ def test_the_setting_turns_rendering_on_too(serve, tmp_path: Path) -> None:
     assert found["edges"]["1"]["f1"] == 1.0, found["edges"]  # the sections, built by the script
 
 
+def test_auto_renders_the_script_built_pages_only(serve, tmp_path: Path) -> None:
+    if chromium_paths() is None:
+        pytest.skip(MISSING)
+    base = serve(build(tmp_path / "spa"))
+    (tmp_path / "truth.json").write_text(json.dumps(truth(base)), "utf-8")
+    log = crawl(base, tmp_path, "auto", "-a", "render=auto")
+    found = evaluate(tmp_path, "auto")
+    assert found["edges"]["all"]["f1"] == 1.0, found["edges"]
+    assert stat(log, "pages") == found["pages"]["all"]["found"] and stat(log, "served") is None
+    # a static site (no script) is read as served, the browser never started
+    static = serve(ROOT / "tests" / "sites" / "university")
+    log = crawl(static, tmp_path, "auto-static", "-a", "render=auto", "-a", "depth=1")
+    assert stat(log, "served") and stat(log, "pages") is None and stat(log, "browsers") is None
+
+
 def test_render_values_are_checked_as_an_argument_and_as_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     if chromium_paths() is not None:
         assert SkeletonSpider.check_arguments(base="http://example.com/", render="JS")["render"] == "js"
     assert SkeletonSpider.check_arguments(base="http://example.com/")["render"] is None
-    with pytest.raises(UsageError, match="render must be one of off, js, not 'yes'"):
+    with pytest.raises(UsageError, match="render must be one of off, js, auto, not 'yes'"):
         SkeletonSpider.check_arguments(base="http://example.com/", render="yes")
     check_setting_types(Settings({"SKELETON_RENDER": "js"}))
     monkeypatch.setattr("skeleton.spiders.skeleton.chromium_paths", lambda: None)
     with pytest.raises(UsageError, match="render=js: no Chromium and ChromeDriver here"):
         SkeletonSpider.check_arguments(base="http://example.com/", render="js")
     assert SkeletonSpider.check_arguments(base="http://example.com/", render="off")["render"] == "off"
-    with pytest.raises(SettingTypeError, match="SKELETON_RENDER must be one of off, js, not 'always'"):
+    with pytest.raises(SettingTypeError, match="SKELETON_RENDER must be one of off, js, auto, not 'always'"):
         check_setting_types(Settings({"SKELETON_RENDER": "always"}))
     with pytest.raises(SettingTypeError, match="SKELETON_RENDER_SETTLE must be a number >= 0"):
         check_setting_types(Settings({"SKELETON_RENDER_SETTLE": "-1"}))

@@ -27,6 +27,10 @@ the browser's final URL and whose status is the served one: the rest of the craw
 - The browser sends the crawl's ``USER_AGENT``; it keeps its own cookies.
 - A page the browser fails on goes on as served (``skeleton/render/failed``).
 
+``render=auto`` renders only a page that, as served, runs a script and has no
+navigation (the spider's detector on the page alone; ``skeleton/render/served``
+counts the pages read as served).
+
 Stats: ``skeleton/render/pages`` (rendered), ``skeleton/render/failed``,
 ``skeleton/render/skipped`` (not HTML or not 200), ``skeleton/render/browsers``
 (browsers started), ``skeleton/render/seconds`` (the browser's time: starts, loads,
@@ -41,6 +45,8 @@ import time
 from typing import Any, Self
 from urllib.parse import urlsplit
 
+import lxml.html
+from lxml import etree
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
@@ -56,8 +62,8 @@ logger = logging.getLogger(__name__)
 
 #: the setting (and ``-a render=``) naming when pages are rendered
 RENDER_SETTING = "SKELETON_RENDER"
-#: its values: never, every HTML page
-MODES = ("off", "js")
+#: its values: never, every HTML page, an HTML page that has scripts and no navigation as served
+MODES = ("off", "js", "auto")
 #: milliseconds without a DOM mutation after which a loaded page is read
 QUIET_MS = 150
 STAT = "skeleton/render/"
@@ -90,8 +96,9 @@ class RenderMiddleware:
     """Downloader middleware: an HTML page's response replaced by its rendered DOM."""
 
     def __init__(self, crawler: Crawler, timeout: float, settle: float, same_host: bool,
-                 user_agent: str | None = None) -> None:
+                 user_agent: str | None = None, auto: bool = False) -> None:
         self.crawler = crawler
+        self.auto = auto
         self.user_agent = user_agent
         self.timeout = timeout
         self.settle = settle
@@ -104,11 +111,13 @@ class RenderMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if render_mode(settings.get(RENDER_SETTING)) == "off":
+        mode = render_mode(settings.get(RENDER_SETTING))
+        if mode == "off":
             raise NotConfigured(f"{RENDER_SETTING} is off")
         timeout = settings.getfloat("SKELETON_RENDER_TIMEOUT") or settings.getfloat("DOWNLOAD_TIMEOUT", 180)
         middleware = cls(crawler, timeout, settings.getfloat("SKELETON_RENDER_SETTLE", 2.0),
-                         settings.getbool("SKELETON_RENDER_SAME_HOST", True), settings.get("USER_AGENT"))
+                         settings.getbool("SKELETON_RENDER_SAME_HOST", True), settings.get("USER_AGENT"),
+                         auto=mode == "auto")
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
@@ -121,6 +130,9 @@ class RenderMiddleware:
         if (response.status != 200 or not isinstance(response, HtmlResponse)
                 or request.meta.get("dont_obey_robotstxt")):
             self._inc("skipped")
+            return response
+        if self.auto and not self.needs_rendering(response):
+            self._inc("served")
             return response
         if self._host is None:
             base = getattr(self.crawler.spider, "base", None) or response.url
@@ -142,6 +154,25 @@ class RenderMiddleware:
         return HtmlResponse(url=url, status=response.status, headers=headers, body=html.encode("utf-8"),
                             encoding="utf-8", request=request, flags=[*response.flags, "rendered"],
                             ip_address=response.ip_address, protocol=response.protocol)
+
+    def needs_rendering(self, response: HtmlResponse) -> bool:
+        """``render=auto``: does the served page run a script (``<script src>`` or an
+        inline one; not JSON-LD) and have no navigation? The skeleton spider's
+        detector decides (the page alone, no ancestors' context); without one (mode
+        bfs), no link at all."""
+        try:
+            root = lxml.html.document_fromstring(response.body or b"<html></html>")
+        except (etree.ParserError, ValueError):
+            return False
+        scripts = [el for el in root.iter("script")
+                   if "json" not in (el.get("type") or "") and (el.get("src") or (el.text or "").strip())]
+        if not scripts:
+            return False
+        spider = self.crawler.spider
+        detector = getattr(spider, "detector", None)
+        if detector is None or getattr(spider, "mode", None) != "sew":
+            return not root.xpath("//a[@href]")
+        return not detector(root, response.url, spider.base, [], []).is_navigation
 
     # -- in a thread -------------------------------------------------------------
     def _browser(self) -> Any:

@@ -16,8 +16,9 @@ shared by an N-complete subdigraph from ``base``, and pass it to LinkSetDup on
 pages at depth 2 and deeper, see ``skeleton.spiders.template_menu``) and ``lang``
 (the language mapped: a primary language subtag such as ``en``, or ``any``; default
 the home page's language; pages in another language are leaves outside the tree,
-see ``skeleton.urlrules.language``); ``render`` (``off`` or ``js``: each HTML page
-read as headless Chromium renders it, for pages whose links a script writes;
+see ``skeleton.urlrules.language``); ``render`` (``off``, ``js``: each HTML page
+read as headless Chromium renders it, for pages whose links a script writes, or
+``auto``: only the pages that run a script and show no navigation as served;
 default the setting ``SKELETON_RENDER``, off; see ``skeleton.middlewares.render``).
 
 One page, one node (``skeleton.urlrules``): a page whose ``<link rel="canonical">``
@@ -337,8 +338,8 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             rendering = None if render is None else render_mode(render)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        if rendering == "js" and chromium_paths() is None:
-            raise UsageError(f"render=js: {MISSING}")
+        if rendering in ("js", "auto") and chromium_paths() is None:
+            raise UsageError(f"render={rendering}: {MISSING}")
         if mode not in MODES:
             raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         menu_n = _positive_int("template_menu", template_menu, 1)
