@@ -10,6 +10,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# Rendering (-a render=js, skeleton/middlewares/render.py): Debian's Chromium and
+# ChromeDriver, driven by Selenium; about 300 MB. Without them (--build-arg
+# WITH_CHROMIUM=0) the image is as small as before and a worker given
+# -a render=js stops at once with a configuration error.
+ARG WITH_CHROMIUM=1
+RUN if [ "$WITH_CHROMIUM" = "1" ]; then \
+        apt-get update \
+        && apt-get install -y --no-install-recommends chromium chromium-driver \
+        && rm -rf /var/lib/apt/lists/*; \
+    fi
+
 WORKDIR /app
 COPY requirements.txt ./
 RUN pip install -r requirements.txt

@@ -576,6 +576,21 @@ def diagram_render(results: Results) -> list[str]:
     return rows
 
 
+@table("render-cost", "docs/guide.md", "render_cost.json")
+def render_cost(results: Results) -> list[str]:
+    """Seconds per page, plain crawl vs ``-a render=js``, medians."""
+    names = {"spa": "single-page application (`tests/spa.py`)", "university": "university (static)"}
+    rows = head("site", "crawl", "pages", "seconds", "s per page", "browser s per page", "edge F1",
+                "rendered / plain")
+    for site, figures in results["sites"].items():
+        for render, label in (("off", "plain"), ("js", "`render=js`")):
+            r = figures[render]
+            rows.append(row(names.get(site, site), label, r["pages"], f2(r["seconds"]), f3(r["s_per_page"]),
+                            f3(r.get("render_s_per_page")), f2(r["edge_f1"]),
+                            f"{figures['ratio']}x" if render == "js" and figures.get("ratio") else ""))
+    return rows
+
+
 # -- blocks ------------------------------------------------------------------------------
 
 def load(source: str) -> Results:

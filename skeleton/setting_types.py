@@ -53,6 +53,7 @@ class Kind(enum.Enum):
     INTEGER = "integer"
     NUMBER = "number"
     LOG_LEVEL = "log level"
+    CHOICE = "choice"
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class SettingType:
     exclusive: bool = False
     #: an empty string is read as unset (the project's settings)
     empty_is_unset: bool = False
+    #: the values a ``CHOICE`` setting takes (compared lower-case)
+    choices: tuple[str, ...] = ()
 
     def expected(self) -> str:
         """What the value must be, as the error message says it."""
@@ -72,6 +75,8 @@ class SettingType:
             return "a boolean (True/False, 1/0)"
         if self.kind is Kind.LOG_LEVEL:
             return f"one of {', '.join(LOG_LEVELS)}"
+        if self.kind is Kind.CHOICE:
+            return f"one of {', '.join(self.choices)}"
         noun = "an integer" if self.kind is Kind.INTEGER else "a number"
         if self.minimum is None:
             return noun
@@ -135,6 +140,11 @@ PROJECT_SETTING_TYPES: dict[str, SettingType] = {
     # the sitemap's bounds (skeleton.spiders.sitemaps): 0 files or URLs would read nothing
     "SKELETON_SITEMAP_MAX_FILES": SettingType(Kind.INTEGER, minimum=1, empty_is_unset=True),
     "SKELETON_SITEMAP_MAX_URLS": SettingType(Kind.INTEGER, minimum=1, empty_is_unset=True),
+    # rendering (skeleton.middlewares.render): when pages are rendered
+    "SKELETON_RENDER": SettingType(Kind.CHOICE, empty_is_unset=True, choices=("off", "js", "auto")),
+    # seconds; a negative page load or settling time means nothing
+    "SKELETON_RENDER_TIMEOUT": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),
+    "SKELETON_RENDER_SETTLE": SettingType(Kind.NUMBER, minimum=0, empty_is_unset=True),
 }
 
 
@@ -191,6 +201,9 @@ def _fits(settings: ReadableSettings, name: str, expected: SettingType) -> bool:
         if isinstance(value, int) and not isinstance(value, bool):
             return value >= 0  # Python's logging takes a number too
         return isinstance(value, str) and value in LOG_LEVELS + LOG_LEVEL_ALIASES
+    if expected.kind is Kind.CHOICE:
+        value = settings.get(name)
+        return isinstance(value, str) and value.strip().lower() in expected.choices
     try:
         if expected.kind is Kind.BOOLEAN:
             settings.getbool(name)

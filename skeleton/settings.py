@@ -80,6 +80,10 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
     "skeleton.middlewares.meta_refresh.TolerantMetaRefreshMiddleware": 580,
     "skeleton.middlewares.frames.FramesMiddleware": 580,
+    # -a render=js (SKELETON_RENDER): an HTML page's body replaced by the DOM headless
+    # Chromium renders (skeleton.middlewares.render); after redirects (600) and
+    # decompression (590) on the way in, before frames and meta refresh (580)
+    "skeleton.middlewares.render.RenderMiddleware": 585,
     # Scrapy's redirects, not followed out of the crawl's scope (skeleton.middlewares.scope;
     # the meta refresh above too): the page is recorded with reason redirect_offsite
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
@@ -91,6 +95,12 @@ SKELETON_ALIASES_ENABLED = True
 SKELETON_FRAMES_ENABLED = True
 SKELETON_FRAMES_MAX_BYTES = 2_000_000
 SKELETON_FRAMES_CACHE = 64
+# Rendering (skeleton.middlewares.render): off | js; seconds a page may take to load
+# (0: DOWNLOAD_TIMEOUT) and to settle after its load; no host but the base's resolved
+SKELETON_RENDER = "off"
+SKELETON_RENDER_TIMEOUT = 0.0
+SKELETON_RENDER_SETTLE = 2.0
+SKELETON_RENDER_SAME_HOST = True
 SPIDER_MIDDLEWARES = {"skeleton.middlewares.variants.UrlVariantsMiddleware": 590,
                       "skeleton.middlewares.entropy.EntropyMiddleware": 600,
                       "skeleton.middlewares.informative.InformativeMiddleware": 610,

@@ -112,6 +112,8 @@ def test_worker_can_be_scaled(compose: dict[str, Any]) -> None:
     assert 'scrapy crawl skeleton "$@"' in script and '"$code" -eq 2' in script
     assert "base=${SKELETON_BASE:-}" in worker["command"]
     assert "crawl=${SKELETON_CRAWL:-}" in worker["command"]
+    # -a render=js from .env; the image's Chromium leaves helper processes for an init to reap
+    assert "render=${SKELETON_RENDER:-off}" in worker["command"] and worker["init"] is True
     assert re.fullmatch(r"redis://:(\$\{[^}]+\})@redis:6379/0", worker["environment"]["REDIS_URL"])
     assert worker["depends_on"]["redis"]["condition"] == "service_healthy"
 
@@ -170,7 +172,10 @@ def test_the_image_installs_the_requirements_and_runs_scrapyd() -> None:
     requirements = (ROOT / "requirements.txt").read_text("utf-8")
     assert re.search(r"^scrapyd==", requirements, re.M)
     # runtime only: tests and training tools are in requirements-dev.txt
-    assert not re.search(r"^(pytest|scikit-learn|selenium|hypothesis)==", requirements, re.M | re.I)
+    assert not re.search(r"^(pytest|scikit-learn|hypothesis)==", requirements, re.M | re.I)
+    # -a render=js (skeleton.middlewares.render): Selenium, and Debian's Chromium and ChromeDriver
+    assert re.search(r"^selenium==", requirements, re.M)
+    assert "ARG WITH_CHROMIUM=1" in dockerfile and "apt-get install -y --no-install-recommends chromium chromium-driver" in dockerfile
     assert "-r requirements.txt" in (ROOT / "requirements-dev.txt").read_text("utf-8")
     assert "requirements-dev" not in dockerfile
     ignored = (ROOT / ".dockerignore").read_text("utf-8").split()
@@ -290,7 +295,8 @@ def test_compose_stops_while_a_secret_is_missing(compose: dict[str, Any]) -> Non
         assert done[service]["environment"]["REDIS_URL"] == "redis://:r3dis@redis:6379/0"
     assert {k: done["scrapyd"]["environment"][k] for k in ("SCRAPYD_USERNAME", "SCRAPYD_PASSWORD")} == {
         "SCRAPYD_USERNAME": "admin", "SCRAPYD_PASSWORD": "scr4pyd"}
-    assert done["worker"]["command"][1:] == ["-a", "base=https://www.example.org/", "-a", "crawl=example-org"]
+    assert done["worker"]["command"][1:] == ["-a", "base=https://www.example.org/", "-a", "crawl=example-org",
+                                           "-a", "render=off"]
 
     from skeleton.redact import redact_url
     assert redact_url(done["worker"]["environment"]["REDIS_URL"]) == "redis://:***@redis:6379/0"

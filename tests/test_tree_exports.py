@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 
 import networkx as nx
@@ -14,6 +13,7 @@ import pytest
 from helpers import FAST, FIXTURES, run_scrapy
 from lxml import etree
 
+from skeleton.browser import MISSING, chromium_paths, start_chromium
 from skeleton.exports.graphml import to_graphml
 from skeleton.exports.html import depth_counts, to_html
 from skeleton.exports.sitemap import render_sitemaps, sitemap_files, sitemap_urls
@@ -82,22 +82,12 @@ def test_the_html_viewer_is_self_contained() -> None:
     assert depth_counts(TREE) == {0: 1, 1: 2, 2: 3}
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-
 @pytest.fixture
 def browser():
-    if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("no Chromium and ChromeDriver here (Debian: apt-get install chromium chromium-driver; "
-                    ".ci/run installs them)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
-    driver.implicitly_wait(0)
+    if chromium_paths() is None:
+        pytest.skip(MISSING)
+    pytest.importorskip("selenium.webdriver")
+    driver = start_chromium()
     try:
         yield driver
     finally:

@@ -16,7 +16,10 @@ shared by an N-complete subdigraph from ``base``, and pass it to LinkSetDup on
 pages at depth 2 and deeper, see ``skeleton.spiders.template_menu``) and ``lang``
 (the language mapped: a primary language subtag such as ``en``, or ``any``; default
 the home page's language; pages in another language are leaves outside the tree,
-see ``skeleton.urlrules.language``).
+see ``skeleton.urlrules.language``); ``render`` (``off``, ``js``: each HTML page
+read as headless Chromium renders it, for pages whose links a script writes, or
+``auto``: only the pages that run a script and show no navigation as served;
+default the setting ``SKELETON_RENDER``, off; see ``skeleton.middlewares.render``).
 
 One page, one node (``skeleton.urlrules``): a page whose ``<link rel="canonical">``
 names another page of the site is recorded under that URL (its own URL becomes an
@@ -88,6 +91,8 @@ from skeleton.store import outage
 from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
 from skeleton.analyses import AnalysesError, parse_analyses
 from skeleton.analyses import enabled as analysis_enabled
+from skeleton.browser import MISSING, chromium_paths
+from skeleton.middlewares.render import RENDER_SETTING, render_mode
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
 from skeleton.hierarchy.resolve import FAILED_REASON
@@ -161,7 +166,7 @@ BASE_FAILED_STAT = "skeleton/base_failed"
 BASE_REDIRECT_STAT = "skeleton/base_redirect_offsite"
 #: the skeleton spider's ``-a`` arguments
 SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "detector", "block_model",
-                    "template_menu", "lang", "analyses")
+                    "template_menu", "lang", "analyses", "render")
 #: detection contexts a worker keeps in memory (the others are read again from Redis)
 MAX_CACHED_CONTEXTS = 256
 
@@ -279,12 +284,13 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
                  max_pages: str | int | None = None, crawl: str | None = None,
                  model: str | None = None, mode: str = "sew", detector: str = "sew",
                  block_model: str | None = None, template_menu: str | int | None = None,
-                 lang: str | None = None, analyses: str | None = None, **kwargs: Any) -> None:
+                 lang: str | None = None, analyses: str | None = None, render: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         args = self.check_arguments(base=base, depth=depth, max_pages=max_pages, crawl=crawl,
                                     model=model, mode=mode, detector=detector,
                                     block_model=block_model, template_menu=template_menu, lang=lang,
-                                    analyses=analyses, **kwargs)
+                                    analyses=analyses, render=render, **kwargs)
         self.base: str = args["base"]
         self.max_depth: int | None = args["depth"]
         self.max_pages: int | None = args["max_pages"]
@@ -294,6 +300,8 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         self.detector = args["detector"]
         self._detector_args = (args["detector_name"], args["model"], block_model)
         self.analyses: frozenset[str] = args["analyses"]
+        #: ``-a render=``: off or js (skeleton.middlewares.render); None: the setting decides
+        self.render: str | None = args["render"]
         self.template_n: int | None = args["template_menu"]
         self.menu: frozenset[str] = frozenset()
         self.language: str | None = args["lang"]
@@ -316,7 +324,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
                         model: str | None = None, mode: str = "sew", detector: str = "sew",
                         block_model: str | None = None, template_menu: str | int | None = None,
                         lang: str | None = None, analyses: str | None = None,
-                        **kwargs: Any) -> dict[str, Any]:
+                        render: str | None = None, **kwargs: Any) -> dict[str, Any]:
         """Validated spider arguments; raises ``UsageError`` with a one-line message."""
         refuse_unknown_arguments("skeleton", kwargs, SPIDER_ARGUMENTS)
         url = _base_url(base)
@@ -326,6 +334,12 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             raise UsageError(str(exc)) from None
         max_depth = _positive_int("depth", depth, 0)
         budget = _positive_int("max_pages", max_pages, 1)
+        try:
+            rendering = None if render is None else render_mode(render)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if rendering in ("js", "auto") and chromium_paths() is None:
+            raise UsageError(f"render={rendering}: {MISSING}")
         if mode not in MODES:
             raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         menu_n = _positive_int("template_menu", template_menu, 1)
@@ -350,7 +364,8 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             if sew_model is not None else None
         return {"base": url, "depth": max_depth, "max_pages": budget, "mode": mode,
                 "crawl": crawl, "model": sew_model, "detector": detect, "template_menu": menu_n,
-                "detector_name": detector, "blocks": blocks, "lang": language, "analyses": chosen}
+                "detector_name": detector, "blocks": blocks, "lang": language, "analyses": chosen,
+                "render": rendering}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -370,6 +385,8 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         # middlewares are built after the spider, from these settings)
         for name in spider.analyses:
             crawler.settings.set(ANALYSIS_SETTINGS[name], True, priority="spider")
+        if spider.render is not None:  # -a render=js: the rendering middleware is on
+            crawler.settings.set(RENDER_SETTING, spider.render, priority="spider")
         if spider.mode == "sew" and spider._detector_args[0] == "sew" \
                 and analysis_enabled(crawler.settings, "blocks") and "blocks" not in spider.analyses:
             spider.detector = spider.sew_detector(with_blocks=True)  # the setting asked for them
