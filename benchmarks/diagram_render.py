@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
 import sys
 import tempfile
@@ -106,15 +105,11 @@ def pages_of(tree: dict) -> int:
 
 
 def browser():  # type: ignore[no-untyped-def]
-    from selenium import webdriver
+    """The project's headless Chromium (:func:`skeleton.browser.start_chromium`), sized
+    for the screenshot."""
+    from skeleton.browser import start_chromium
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1600,1000"):
-        options.add_argument(flag)
-    return webdriver.Chrome(options=options,
-                            service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    return start_chromium(["--window-size=1600,1000"])
 
 
 def measure_page(driver, path: Path, query: str, repeat: int) -> dict:  # type: ignore[no-untyped-def]
