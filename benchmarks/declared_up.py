@@ -24,7 +24,7 @@ from urllib.parse import urljoin
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402

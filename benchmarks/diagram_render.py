@@ -40,7 +40,7 @@ from benchmarks.synthetic_site import Shape, Site  # noqa: E402
 from skeleton.exports.diagram import to_svg  # noqa: E402
 from skeleton.exports.html import to_html  # noqa: E402
 from skeleton.sew.training import load_truth  # noqa: E402
-from skeleton.sew.urls import canonical  # noqa: E402
+from skeleton.web.urls import canonical  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "diagram_render.json"
 TABLE = Path(__file__).resolve().parent / "results" / "diagram_render.md"

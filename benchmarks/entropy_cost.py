@@ -50,7 +50,7 @@ from skeleton.store.kept import pack_page  # noqa: E402
 from skeleton.store.keys import CrawlKeys  # noqa: E402
 from skeleton.store.scheduler import DEFAULT_ACK_BATCH  # noqa: E402
 from skeleton.store.server import connect  # noqa: E402
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.wisdom import informative_blocks  # noqa: E402
 from skeleton.wisdom.page import scan_page  # noqa: E402
 

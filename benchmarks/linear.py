@@ -75,7 +75,7 @@ def analyse(body: bytes, detector, timings: dict[str, float]) -> int:  # type: i
     """One page's analysis, pass by pass, as the crawl runs it; the links followed."""
     from skeleton.entropy.terms import page_terms, stop_words
     from skeleton.hierarchy.evidence import page_evidence
-    from skeleton.sew.dom import attribute_text, page_title, parse_html
+    from skeleton.web.dom import attribute_text, page_title, parse_html
     from skeleton.sew.edges import followed_links
     from skeleton.spiders.skeleton import SkeletonSpider
     from skeleton.urlrules.canonical_link import canonical_link
@@ -123,7 +123,7 @@ def analyse(body: bytes, detector, timings: dict[str, float]) -> int:  # type: i
 def run_case(kind: str, n: int, depth: int, repeat: int) -> dict:  # type: ignore[type-arg]
     """One case, in this process: best total of ``repeat`` runs, with its passes."""
     from skeleton.navobjects.detector import make_detector
-    from skeleton.sew.dom import parse_html
+    from skeleton.web.dom import parse_html
     from skeleton.sew.model import load_model
 
     detector = make_detector("sew", load_model(), None, with_blocks=False)

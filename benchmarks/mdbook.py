@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from lxml import etree  # noqa: E402
 
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402

@@ -71,7 +71,7 @@ from skeleton.navobjects.labels import (CLASSES, NAVIGATION, LinkLabel, link_lab
                                         load_labelled_pages)
 from skeleton.navobjects.svm import save_svm  # noqa: E402
 from skeleton.navobjects.training import train_block_svm  # noqa: E402
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402

@@ -6,7 +6,7 @@ the site's folder as the crawl reads them (``robots.txt`` ``Sitemap:`` lines, th
 ``sitemap.xml``, ``sitemap_index.xml``, ``sitemapindex.xml``, ``sitemap-index.xml``;
 indexes followed, gzip inflated: :mod:`skeleton.sitemaps.files`) and their URLs compared
 with the site's true tree, whose nodes are named as the crawl names them
-(:func:`skeleton.sew.urls.canonical`). A generator writes its configured site URL
+(:func:`skeleton.web.urls.canonical`). A generator writes its configured site URL
 (``https://example.com/``) while the site is served on 127.0.0.1: a listed URL on
 another origin is put on the served one by its path (counted as ``rebased``).
 
@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
 from skeleton.sew.training import load_truth  # noqa: E402
-from skeleton.sew.urls import canonical  # noqa: E402
+from skeleton.web.urls import canonical  # noqa: E402
 from skeleton.sitemaps.coverage import loose_key  # noqa: E402
 from skeleton.sitemaps.files import INDEX, read_sitemap, robots_sitemaps, sitemap_body  # noqa: E402
 

@@ -187,7 +187,7 @@ def run(workers: int, base: str, redis_url: str, work: Path, gate: threading.Eve
 
 def _tree(client: Any, crawl: str, base: str) -> Any:
     from skeleton.store.keys import CrawlKeys
-    from skeleton.sew.urls import canonical
+    from skeleton.web.urls import canonical
     from skeleton.tree import build_tree
 
     def load(key: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Benchmark: does ``skeleton.sew.urls.resolve``'s fast path for plain hrefs pay?
+"""Benchmark: does ``skeleton.web.urls.resolve``'s fast path for plain hrefs pay?
 
 Issue 14 asks to keep the hand-made ``urljoin`` fast path of :func:`resolve` only
 if a benchmark shows it pays. Over every ``<a href>`` of a corpus site's pages (in
@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import commit, corpus_sites  # noqa: E402
-from skeleton.sew import urls  # noqa: E402
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web import urls  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "urljoin_cost.json"
 

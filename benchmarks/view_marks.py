@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.training import load_truth, page_id  # noqa: E402
 from skeleton.urlrules.actions import view_links  # noqa: E402
 

@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import corpus_sites  # noqa: E402
-from skeleton.sew.dom import parse_html  # noqa: E402
+from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.wisdom import WisdomParams, informative_blocks  # noqa: E402
 from skeleton.wisdom.batch_entropy import batch_weights  # noqa: E402
 from skeleton.wisdom.evaluation import Overlap, coverage_mask, node_amounts, overlap  # noqa: E402

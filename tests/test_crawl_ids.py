@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skeleton.store.keys import CRAWLS, MAX_CRAWL_ID, CrawlKeys, crawl_id_error, crawl_id_for, valid_crawl_id
-from skeleton.sew.urls import canonical
+from skeleton.web.urls import canonical
 
 #: bases the former default ids mixed up, in groups that shared one id
 COLLIDING = [

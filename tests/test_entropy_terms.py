@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from skeleton.entropy.terms import (MAX_TERM_LENGTH, count_terms, document_text, pack_counts,
                                     page_terms, stop_words, tokenize, unpack_counts)
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 
 
 def test_tokens_are_lower_cased_and_numbers_dropped() -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 from lxml import etree
 
 from helpers import FAST, FIXTURES, run_scrapy
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
-from skeleton.sew.frames import (MAX_FRAMES, frame_sources, frame_sources_in_bytes, inline_frames,
+from skeleton.web.frames import (MAX_FRAMES, frame_sources, frame_sources_in_bytes, inline_frames,
                                  parse_frame, parse_with_frames)
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import load_model

@@ -12,7 +12,7 @@ from lxml import etree
 from skeleton.hierarchy.evidence import (
     MAX_URLS, breadcrumb, filed_under, highlighted_trail, page_evidence, up_links,
 )
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 
 PAGE = "http://ex.com/docs/guide/page.html"
 MALFORMED = ["http://[::1", "http://a:99999/", "http://a:99999999999999999999/",

@@ -9,7 +9,7 @@ from skeleton.hierarchy.pagination import (fold_listings, is_pager_link, is_page
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.hierarchy.views import view_pages
 from skeleton.sew.model import load_model
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 
 B = "http://s.test/"
 

@@ -12,8 +12,8 @@ import pytest_twisted
 from helpers import FIXTURES, crawl_in_process, project_settings, run_scrapy
 
 from skeleton.store.kept import pack_page, unpack_page
-from skeleton.sew.dom import parse_html
-from skeleton.sew.urls import canonical
+from skeleton.web.dom import parse_html
+from skeleton.web.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.batch_entropy import batch_weights
 from skeleton.wisdom.page import scan_page

@@ -19,8 +19,9 @@ from lxml import etree
 
 from skeleton.entropy import terms
 from skeleton.hierarchy import evidence
-from skeleton.sew import dom, links
-from skeleton.sew.dom import parse_html
+from skeleton.sew import links
+from skeleton.web import dom
+from skeleton.web.dom import parse_html
 from skeleton.urlrules import actions, canonical_link, content, language
 
 _UPPER, _LOWER = evidence._UPPER, evidence._LOWER

@@ -9,7 +9,7 @@ from lxml import etree
 from skeleton.navobjects.clustering import (Block, chd_hd, cluster_hyperlinks, density_threshold,
                                             gap_threshold, neighbour_distances)
 from skeleton.navobjects.domtree import EPSILON, dom_distance, gap, hyperlink_density, index_tree
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 
 TEXT20 = " ".join(["word"] * 20)
 TWO_MENUS = (f"<html><head><title>t</title></head><body><div><a href=1>A</a><a href=2>B</a><a href=3>C</a></div>"

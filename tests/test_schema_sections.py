@@ -6,7 +6,7 @@ from lxml import etree
 from skeleton.schema.collections import distance, page_collections, similar
 from skeleton.schema.primary import primary_nodes
 from skeleton.schema.sections import page_sections, section_records
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 
 URL = "http://gizmo.example/products.html"
 PAGE = """<html><head><title>Gizmo Works - Products</title><meta name="author" content="G"></head>

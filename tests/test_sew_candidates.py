@@ -5,7 +5,7 @@ import math
 
 from skeleton.sew.candidates import (CandidateParams, gen_candidate_link_sets, group_by_level_and_path,
                                      shallow_positions)
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.links import LinkNode, extract_links
 
 PAGE = "http://example.org/index.html"
@@ -127,7 +127,7 @@ def test_shallow_positions_count_links_at_or_above_the_depth() -> None:
 
 def _groups(html: bytes) -> list[list[str]]:
     from skeleton.sew.candidates import group_by_level_and_path
-    from skeleton.sew.dom import parse_html
+    from skeleton.web.dom import parse_html
     from skeleton.sew.links import extract_links
 
     links = extract_links(parse_html(html), "http://h/")

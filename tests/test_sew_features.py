@@ -8,10 +8,10 @@ import math
 
 import pytest
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.features import FEATURES, link_set_features
 from skeleton.sew.links import LinkNode, extract_links
-from skeleton.sew.urls import OTHER_NUM_DIR, URLType
+from skeleton.web.urls import OTHER_NUM_DIR, URLType
 
 HOME = "http://example.org/"
 PAGE = "http://example.org/news/index.html"

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 
 from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets, prune_link_set, shallow_positions
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.heuristics import (DATE_SHARE, ph_buttons, DISDIFF_MIN_GAP, MAX_DATE_NAME, INDEX_REDUNDANCY, is_date_name, jaccard, ph_date, ph_index, ph_anchor, ph_dis_diff, ph_link_dup,
                                      ph_link_set_dup, ph_max_num_word, ph_style)
 from skeleton.sew.links import LinkNode, extract_links
-from skeleton.sew.urls import URLType
+from skeleton.web.urls import URLType
 
 PAGE = "http://example.org/site/index.html"
 

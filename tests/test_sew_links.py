@@ -5,9 +5,9 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.links import MAX_LINKS, STYLE_ATTRIBUTES, extract_links, sec_name
-from skeleton.sew.urls import URLType
+from skeleton.web.urls import URLType
 
 PAGE = "http://example.org/docs/guide/page.html"
 

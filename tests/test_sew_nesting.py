@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from skeleton.sew.detect import Detection
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.links import LinkNode, extract_links
 from skeleton.sew.nesting import common_chain, directory_hosts, directory_index, is_nested, nest_link_sets
 

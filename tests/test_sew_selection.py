@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.features import FEATURES
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import SEWModel

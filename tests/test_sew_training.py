@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.evaluation import score_tree
 from skeleton.sew.features import FEATURES
 from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
@@ -22,7 +22,7 @@ from skeleton.sew.links import extract_links
 from skeleton.sew.model import ACCEPT_RULES, SEWModel, load_model, save_model
 from skeleton.sew.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, file_fetcher, load_labelled_site, load_truth,
                                    page_id, page_samples, train)
-from skeleton.sew.urls import canonical, in_scope, trap_reason
+from skeleton.web.urls import canonical, in_scope, trap_reason
 
 SITES = Path(__file__).resolve().parent / "sites"
 NAMES = ("docs_sidebar", "university")

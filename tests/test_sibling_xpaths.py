@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 from skeleton.hierarchy.evidence import LABELLED_XPATH
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.urlrules import actions
 
 PAGES = [

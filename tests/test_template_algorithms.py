@@ -7,7 +7,7 @@ import pytest
 from helpers import FIXTURES
 from lxml import etree
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.training import file_fetcher
 from skeleton.template.hyperlinks import h_distance, hyperlink, link_less, link_rank
 from skeleton.template.links import KeyLink, d_distance, page_links

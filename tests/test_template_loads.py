@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.template.links import KeyLink, page_links
 from skeleton.template.subdigraph import (DEFAULT_SIZE, LOADS_PER_MEMBER, CSSearch,
                                           find_complete_subdigraph)

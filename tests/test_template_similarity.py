@@ -4,7 +4,7 @@ from __future__ import annotations
 from helpers import FIXTURES
 from lxml import etree
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.template.similarity import chrome, chrome_similarity, frame_root, same_template
 
 PAGES = FIXTURES / "chrome"

@@ -19,13 +19,13 @@ from skeleton.hierarchy.evidence import page_evidence
 from skeleton.hierarchy.offers import section_folder
 from skeleton.hierarchy.pagination import is_pager_link, listing_heads, listing_keys, same_listing
 from skeleton.middlewares.aliases import redirect_target
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.sew.findskeleton import find_skeleton
-from skeleton.sew.frames import frame_sources, frame_sources_in_bytes
+from skeleton.web.frames import frame_sources, frame_sources_in_bytes
 from skeleton.sew.links import extract_links, unparsable_hrefs, unparsable_links
 from skeleton.sew.model import load_model
 from skeleton.sew.nesting import directory_index
-from skeleton.sew.urls import (MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical, contained, directory,
+from skeleton.web.urls import (MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical, contained, directory,
                                in_scope, normalize_page, num_dirs, resolve, section_dirs, shared_dirs,
                                split_url, trap_reason, unparsable, url_type)
 from skeleton.template.hyperlinks import hyperlink, page_identity, same_domain
@@ -138,7 +138,7 @@ def _ok_url(url: str) -> bool:
     return parts is not None and parts.scheme in HTTP and bool(parts.hostname)
 
 
-# --- skeleton.sew.urls ---------------------------------------------------------------
+# --- skeleton.web.urls ---------------------------------------------------------------
 
 @FUZZ
 @given(href=HREF, page_url=PAGE_URL)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.urlrules.actions import (
     action_path, action_reason, form_only, nofollow_urls, text_action, url_action, view_urls,
 )
@@ -123,7 +123,7 @@ def test_main_element_with_the_shared_attribute_text() -> None:
     """With the page's attribute text, role/id values "main" and "content" are still
     found (whole values only: "content-type" is none), and a page with neither
     gets its first <main>, else its body."""
-    from skeleton.sew.dom import attribute_text
+    from skeleton.web.dom import attribute_text
 
     for body, tag in (('<div id="content"><p>x</p></div>', "div"), ('<div role="main">x</div>', "div"),
                       ("<main>m</main>", "main"), ('<div class="content-type">x</div>', "body")):
@@ -525,7 +525,7 @@ def test_primary_language(value: str | None, expected: str) -> None:
 def test_page_language(html_attrs: str, head: str, expected: str) -> None:
     """<html lang> first, then <meta http-equiv=content-language>, else ''; the same
     with the page's attribute text the spider shares."""
-    from skeleton.sew.dom import attribute_text
+    from skeleton.web.dom import attribute_text
 
     root = page("<p>x</p>", head, html_attrs)
     assert page_language(root) == page_language(root, attribute_text(root)) == expected
@@ -581,7 +581,7 @@ def canon(href: str, page_url: str = PAGE, base_url: str = BASE) -> str | None:
 def test_canonical_same_host(href: str, page_url: str, expected: str) -> None:
     """A canonical URL of another page on the crawl's host is returned, also with
     the page's attribute text the spider shares (rel="Canonical" included)."""
-    from skeleton.sew.dom import attribute_text
+    from skeleton.web.dom import attribute_text
 
     assert canon(href, page_url) == expected
     root = page("<p>x</p>", f'<link rel="Canonical" href="{href}">')
@@ -854,7 +854,7 @@ def test_markup_views_and_nofollow_found_through_the_shared_attribute_text() -> 
     (lower-cased): upper-case rel tokens, a tag cloud, a byline and nofollow links are
     still found with the text the spider shares, and a page without those words has
     none of them."""
-    from skeleton.sew.dom import attribute_text
+    from skeleton.web.dom import attribute_text
     from skeleton.urlrules.actions import nofollow_urls, view_links
 
     root = parse_html(b'<html><body><a rel="TAG" href="/t/a/">a</a>'

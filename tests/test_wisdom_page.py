@@ -9,7 +9,7 @@ import pytest
 from lxml import etree
 
 from skeleton.entropy.terms import page_terms, stop_words, terms, terms_of_pieces
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.wisdom.page import link_targets, scan_page
 
 SITES = Path(__file__).resolve().parent / "sites"

@@ -7,7 +7,7 @@ import math
 import lxml.html
 from lxml import etree
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.wisdom import WisdomParams, informative_blocks
 
 URL = "http://news.test/index.html"

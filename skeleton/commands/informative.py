@@ -33,7 +33,7 @@ from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
 from skeleton.middlewares.informative import DEFAULT_WEIGHT
 from skeleton.store.kept import kept_pages
 from skeleton.store.keys import CrawlKeys
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES
 from skeleton.wisdom.page import scan_page

@@ -23,7 +23,7 @@ from skeleton.middlewares.entropy import EntropyStore
 from skeleton.schema.export import to_graphml, to_json
 from skeleton.schema.hook import page_sections
 from skeleton.schema.site import SiteSchema, site_schema
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 from skeleton.store.kept import kept_pages
 
 __all__ = ["Command", "load_crawl_schema"]

@@ -31,8 +31,8 @@ The kinds of evidence, each a list of absolute URLs read from one page:
   :func:`skeleton.hierarchy.pagination.is_pager_link`), in document order.
 
 Contract of every function: ``root`` is an lxml tree root from
-``skeleton.sew.dom.parse_html`` (``None`` gives ``[]``); URLs are resolved against
-``page_url`` with ``skeleton.sew.urls.resolve`` (canonical, fragment-free; like the
+``skeleton.web.dom.parse_html`` (``None`` gives ``[]``); URLs are resolved against
+``page_url`` with ``skeleton.web.urls.resolve`` (canonical, fragment-free; like the
 rest of the project it does not read ``<base href>``), http(s) only, with a host
 and a valid port, de-duplicated keeping the first occurrence, without the page's
 own URL, at most ``MAX_URLS``. Nothing raises: an unparsable ``href`` or broken
@@ -54,8 +54,8 @@ from lxml import etree
 from skeleton.budget import checkpoint
 
 from ..urlrules.files import is_file_url
-from ..sew.dom import attribute_text
-from ..sew.urls import resolve, split_url
+from ..web.dom import attribute_text
+from ..web.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES
 from .pagination import PAGER_RELS, is_pager_link, is_pager_text
 
@@ -109,7 +109,7 @@ _LOWER = "abcdefghijklmnopqrstuvwxyz"
 # after a pre-check on the lower-cased text of all the page's attribute values (one
 # pass, ``_Page.mentions``), tests as few values as it can, and leaves the exact
 # tests (tokens, case) to Python on the few elements found. The pre-checks' text
-# is skeleton.sew.dom.attribute_text, shared with the link rules of
+# is skeleton.web.dom.attribute_text, shared with the link rules of
 # skeleton.urlrules.actions.
 #: JSON-LD scripts (pre-check: "ld+json"; their text is checked for "BreadcrumbList"
 #: before parsing).
@@ -249,7 +249,7 @@ def _host(url: str) -> str:
 @lru_cache(maxsize=8192)
 def _valid(url: str) -> bool:
     """An http(s) URL with a plausible host and a port in range (parsable:
-    :func:`skeleton.sew.urls.split_url`)."""
+    :func:`skeleton.web.urls.split_url`)."""
     if not url.startswith(_HTTP):
         return False
     parts = split_url(url)
@@ -651,7 +651,7 @@ def page_evidence(root: etree._Element | None, page_url: str,
     out; a breadcrumb whose last link is followed by places named as text only
     (``CRUMB_GAP_ITEMS``) is ``"above"`` instead of ``"crumbs"`` (ancestors, not the
     parent) (one pre-check pass shared by them: ``attributes``, the page's
-    :func:`skeleton.sew.dom.attribute_text` when the caller has it)."""
+    :func:`skeleton.web.dom.attribute_text` when the caller has it)."""
     if root is None:
         return {}
     page = _Page(root, page_url, attributes)

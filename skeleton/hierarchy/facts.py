@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from skeleton.sew.urls import split_url
+from skeleton.web.urls import split_url
 
 __all__ = ["NOT_NODES", "NO_OFFER", "OfferFacts", "PageFacts", "offer_facts", "page_facts"]
 

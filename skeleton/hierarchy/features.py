@@ -23,7 +23,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from skeleton.sew.urls import directory, section_dirs, split_url
+from skeleton.web.urls import directory, section_dirs, split_url
 
 from .offers import section_folder
 from .facts import NO_OFFER, OfferFacts, PageFacts, offer_facts, page_facts

@@ -38,7 +38,7 @@ from typing import Any
 from skeleton.budget import checkpoint
 from skeleton.sew.links import LinkNode
 from skeleton.sew.nesting import INDEX_NAMES
-from skeleton.sew.urls import directory, split_url
+from skeleton.web.urls import directory, split_url
 
 __all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "kept_offers", "offer_key", "origin_of", "pack_offer",
            "unpack_offers",

@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from skeleton.sew.nesting import INDEX_NAMES
-from skeleton.sew.urls import split_url
+from skeleton.web.urls import split_url
 
 __all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_later_page", "is_pager_link", "is_pager_text",
            "listing_heads", "listing_keys", "pager_heads", "same_listing"]
@@ -103,7 +103,7 @@ def listing_keys(url: str) -> frozenset[str]:
     the path, a query parameter
     whose value is a number, a trailing ``word/N`` pair), index file names and
     trailing slashes dropped. Two URLs are pages of one listing when their keys meet.
-    No keys for an unparsable URL (:func:`skeleton.sew.urls.split_url`): it is no
+    No keys for an unparsable URL (:func:`skeleton.web.urls.split_url`): it is no
     page of any listing."""
     parts = split_url(url)
     if parts is None:

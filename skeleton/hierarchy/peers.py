@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from skeleton.sew.urls import directory, split_url
+from skeleton.web.urls import directory, split_url
 
 from .offers import INDEX_NAMES, section_folder
 

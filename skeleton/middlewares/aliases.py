@@ -49,7 +49,7 @@ from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
 from skeleton.middlewares.scope import REDIRECT_LOOP, RedirectGivenUp, crawl_scope, redirect_given_up
-from skeleton.sew.urls import canonical, in_scope, split_url
+from skeleton.web.urls import canonical, in_scope, split_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -81,7 +81,7 @@ return 0
 def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float,
                     ignore_tags: Sequence[str] = ("noscript",), scope: str | None = None) -> str | None:
     """The canonical URL ``response`` redirects to on the same host (and, given the
-    crawl's base URL ``scope``, in its scope: :func:`skeleton.sew.urls.in_scope`),
+    crawl's base URL ``scope``, in its scope: :func:`skeleton.web.urls.in_scope`),
     else None. A meta refresh is read as Scrapy's ``MetaRefreshMiddleware`` reads
     it (same ``ignore_tags``: Scrapy caches the first reading of a response). None
     for an unparsable target (``Location: http://[::1``)."""

@@ -78,7 +78,7 @@ from skeleton.store.keys import CrawlKeys, entropy_bucket, url_id
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.writes import Write, submit
 from skeleton.store.server import connect
-from skeleton.sew.urls import canonical
+from skeleton.web.urls import canonical
 
 if TYPE_CHECKING:
     from scrapy import Spider

@@ -2,15 +2,15 @@
 
 A downloader middleware: for each HTML response whose bytes hold ``<frame src>``
 or ``<iframe src>`` on the page's own host (at most
-:data:`skeleton.sew.frames.MAX_FRAMES`) and in the crawl's scope (the base URL's
-scheme, host, port and directory: :func:`skeleton.sew.urls.in_scope`; a frame out
+:data:`skeleton.web.frames.MAX_FRAMES`) and in the crawl's scope (the base URL's
+scheme, host, port and directory: :func:`skeleton.web.urls.in_scope`; a frame out
 of it is never downloaded), it downloads those documents through the
 engine (the other downloader middlewares apply: robots.txt, retries, redirects,
 never followed out of the scope: :mod:`skeleton.middlewares.scope`)
 and leaves their bodies on ``request.meta["skeleton_frames"]``
 (URL -> ``(body, encoding)``, or None when one could not be read).
 :func:`skeleton.middlewares.shared.shared_page` then inlines them into the page's
-one parsed tree (:func:`skeleton.sew.frames.inline_frames`), so detection, WISDOM
+one parsed tree (:func:`skeleton.web.frames.inline_frames`), so detection, WISDOM
 and the logical sections see the frames as part of the page, as a browser shows
 them (a frameset's navigation frame, mdBook's ``<noscript>`` table of contents).
 
@@ -37,9 +37,9 @@ from scrapy.http import Response
 
 from skeleton.middlewares.scope import crawl_scope
 from skeleton.middlewares.shared import META_FRAMES, analysis_failed, declared_encoding, html_response
-from skeleton.sew.dom import looks_binary
-from skeleton.sew.frames import frame_sources_in_bytes
-from skeleton.sew.urls import in_scope
+from skeleton.web.dom import looks_binary
+from skeleton.web.frames import frame_sources_in_bytes
+from skeleton.web.urls import in_scope
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -51,7 +51,7 @@ from skeleton.middlewares.shared import (analysis_failed, crawl_keys, page_text,
 from skeleton.store.entropy import term_weights
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
-from skeleton.sew.urls import canonical
+from skeleton.web.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES
 from skeleton.wisdom.page import PageText, link_targets

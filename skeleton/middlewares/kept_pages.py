@@ -27,7 +27,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from skeleton.middlewares.shared import crawl_keys, declared_encoding, page_to_analyse
-from skeleton.sew.urls import canonical
+from skeleton.web.urls import canonical
 from skeleton.store import outage
 from skeleton.store.kept import keep_max_bytes, keep_pages, pack_page
 from skeleton.store.keys import CrawlKeys

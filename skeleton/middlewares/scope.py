@@ -1,7 +1,7 @@
 """Redirects that leave the crawl's scope are not followed.
 
 The crawl's scope is the base URL's scheme, host name and port and the
-directory of its path (:func:`skeleton.sew.urls.in_scope`). A link out of it is
+directory of its path (:func:`skeleton.web.urls.in_scope`). A link out of it is
 never requested (the spider's ``filtered/offsite`` and ``filtered/out_of_scope``),
 but a page of the site can still send the crawler away: an HTTP redirect
 (301, 302, 303, 307, 308 with a ``Location``) or a ``<meta http-equiv="refresh">``
@@ -50,7 +50,7 @@ from scrapy.http import Request, Response
 from scrapy.utils.httpobj import urlparse_cached
 from w3lib.url import canonicalize_url
 
-from skeleton.sew.urls import in_scope
+from skeleton.web.urls import in_scope
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -1,7 +1,7 @@
 """One parse and one text pass per response, shared by the middlewares and the spider.
 
 The first component that needs the page's tree calls :func:`shared_page`: it parses
-the body once (:func:`skeleton.sew.dom.parse_html`, counted in the crawl stat
+the body once (:func:`skeleton.web.dom.parse_html`, counted in the crawl stat
 ``skeleton/parse/pages``) and keeps the result on ``response.meta[META_PAGE]`` (key
 ``"skeleton_page"``), a :class:`SharedPage`; later callers for the same response get
 the same object. :func:`page_text` adds the page's one text pass
@@ -12,7 +12,7 @@ its Redis update returned (``SharedPage.weights``), which WISDOM uses.
 
 When the frames downloader middleware (:mod:`skeleton.middlewares.frames`) left
 the page's frame documents on ``response.meta["skeleton_frames"]``, they are
-inlined into the tree right after the parse (:func:`skeleton.sew.frames.inline_frames`;
+inlined into the tree right after the parse (:func:`skeleton.web.frames.inline_frames`;
 stat ``skeleton/frames/inlined``).
 
 The object lives until the spider is done with the page (:func:`release_page`):
@@ -41,8 +41,8 @@ from w3lib.encoding import http_content_type_encoding
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
-from skeleton.sew.dom import attribute_text, parse_html
-from skeleton.sew.frames import inline_frames, parse_frame
+from skeleton.web.dom import attribute_text, parse_html
+from skeleton.web.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
 __all__ = ["analysis_failed", "crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
@@ -95,7 +95,7 @@ class SharedPage:
 
     @property
     def attributes(self) -> str:
-        """:func:`skeleton.sew.dom.attribute_text` of the tree, computed on first use:
+        """:func:`skeleton.web.dom.attribute_text` of the tree, computed on first use:
         the pre-checks' text shared by the page's analyses."""
         if self._attributes is None:
             self._attributes = attribute_text(self.root)

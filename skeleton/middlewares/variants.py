@@ -55,7 +55,7 @@ from skeleton.store.keys import CrawlKeys, url_id
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.server import connect
 from skeleton.store.writes import Write, submit
-from skeleton.sew.urls import canonical
+from skeleton.web.urls import canonical
 from skeleton.urlrules.actions import action_path
 from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, compare_variants, content_fingerprint,
                                           learned_rules, variant_candidates)

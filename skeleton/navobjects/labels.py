@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..sew.dom import parse_html
+from ..web.dom import parse_html
 
 __all__ = ["NAV_MENU", "NAV_LIST", "CONTENT", "OTHER", "CLASSES", "NAVIGATION", "LABEL_ATTRIBUTE",
            "LinkLabel", "read_labels", "strip_labels", "link_labels", "LabelledPage",

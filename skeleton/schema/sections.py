@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from skeleton.entropy.terms import SKIPPED_TAGS, count_terms, tokenize
-from skeleton.sew.urls import resolve
+from skeleton.web.urls import resolve
 
 from .collections import Collection, page_collections
 from .primary import primary_nodes

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from skeleton.sew.urls import normalize_page
+from skeleton.web.urls import normalize_page
 
 __all__ = ["KEYWORD_MIN_WEIGHT", "LOGICAL_THRESHOLD", "MIN_KEYWORDS", "MAX_POSTINGS",
            "SchemaNode", "SchemaEdge", "SiteSchema", "site_schema", "correlation"]

@@ -19,7 +19,7 @@ from lxml import etree
 
 from .links import LinkNode
 from .nesting import common_chain
-from .urls import URLType, contained, directory, num_dirs
+from ..web.urls import URLType, contained, directory, num_dirs
 
 __all__ = ["FEATURES", "link_set_features", "var_len_name", "link_density", "pvariance"]
 

@@ -23,10 +23,10 @@ from skeleton.hierarchy.resolve import resolve_tree
 from .edges import followed_links
 from .detect import Detection, detect_in_links, detect_navigation
 from .links import LinkNode
-from .dom import page_title, parse_html
-from .frames import parse_with_frames
+from ..web.dom import page_title, parse_html
+from ..web.frames import parse_with_frames
 from .model import SEWModel
-from .urls import canonical, in_scope, trap_reason
+from ..web.urls import canonical, in_scope, trap_reason
 from skeleton.urlrules.actions import action_path
 from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.duplicates import compare_variants, content_fingerprint, learned_rules

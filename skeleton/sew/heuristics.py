@@ -12,7 +12,7 @@ from math import sqrt
 from statistics import fmean
 
 from .links import LinkNode
-from .urls import URLType
+from ..web.urls import URLType
 
 __all__ = [
     "INDEX_REDUNDANCY", "DISDIFF_MIN_GAP", "DATE_SHARE", "MAX_DATE_NAME", "is_date_name",

@@ -15,7 +15,7 @@ from lxml import etree
 
 from skeleton.budget import checkpoint
 
-from .urls import URLType, resolve, unparsable, url_type
+from ..web.urls import URLType, resolve, unparsable, url_type
 
 __all__ = ["STYLE_ATTRIBUTES", "MAX_LINKS", "LinkNode", "extract_links", "sec_name", "unparsable_hrefs",
            "unparsable_links"]
@@ -91,7 +91,7 @@ def _style_of(el: etree._Element) -> tuple[str, ...]:
 def extract_links(root: etree._Element | None, page_url: str) -> list[LinkNode]:
     """All link nodes of the page in document order (pre-order, depth-first), at
     most ``MAX_LINKS``. A link whose href is unparsable
-    (:func:`skeleton.sew.urls.unparsable`) is kept as a link to no page: ``url``
+    (:func:`skeleton.web.urls.unparsable`) is kept as a link to no page: ``url``
     '', ``url_type`` ``OTHER``."""
     if root is None:
         return []
@@ -153,7 +153,7 @@ def unparsable_links(links: Iterable[LinkNode], page_url: str) -> list[str]:
 
 def unparsable_hrefs(root: etree._Element | None, page_url: str) -> list[str]:
     """The hrefs of the page's links (the ``a`` elements :func:`extract_links`
-    reads) that are unparsable (:func:`skeleton.sew.urls.unparsable`), one per
+    reads) that are unparsable (:func:`skeleton.web.urls.unparsable`), one per
     link, in document order: the links a crawl skips as malformed."""
     if root is None:
         return []

@@ -15,7 +15,7 @@ from os.path import commonprefix
 from skeleton.budget import checkpoint
 
 from .links import LinkNode
-from .urls import directory, split_url
+from ..web.urls import directory, split_url
 
 __all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts"]
 

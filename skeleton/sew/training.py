@@ -22,7 +22,7 @@ from statistics import fmean
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from .candidates import CandidateParams, gen_candidate_link_sets
-from .frames import parse_with_frames
+from ..web.frames import parse_with_frames
 from .evaluation import score_tree
 from .features import FEATURES, link_set_features
 from skeleton.hierarchy.features import candidate_edges
@@ -33,9 +33,9 @@ from .links import LinkNode, extract_links
 from .model import ACCEPT_RULES, SEWModel
 from .detect import KNOWN_ANCESTORS, Detection
 from .edges import followed_links
-from .urls import same_host
+from ..web.urls import same_host
 from .selection import log_confidence, select
-from .urls import canonical, normalize_page
+from ..web.urls import canonical, normalize_page
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "ignored_pages", "load_labelled_site", "file_fetcher", "served_page", "page_samples",
            "page_edges", "train", "train_samples", "train_edges", "labelled_edges", "site_edges", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]

@@ -1,7 +1,7 @@
 """The site's sitemap against the pages its navigation reached (pure).
 
 Both sides are compared by the crawl's URL identity: a sitemap URL is read as the
-crawl reads a link (:func:`skeleton.sew.urls.canonical`: no fragment, no session
+crawl reads a link (:func:`skeleton.web.urls.canonical`: no fragment, no session
 id, sorted query, ``dir/index.html`` is ``dir/``), then followed through the
 crawl's aliases (redirects, ``rel="canonical"``, duplicate content, stripped
 parameters: :func:`skeleton.hierarchy.aliases.final_urls`), so ``/a/index.html``
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skeleton.hierarchy.aliases import final_urls
-from skeleton.sew.urls import canonical, split_url
+from skeleton.web.urls import canonical, split_url
 
 __all__ = ["SitemapCoverage", "identity", "compare", "loose_key"]
 

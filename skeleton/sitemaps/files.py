@@ -27,7 +27,7 @@ from lxml import etree
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
-from skeleton.sew.urls import canonical, directory, origin
+from skeleton.web.urls import canonical, directory, origin
 
 __all__ = ["URLSET", "INDEX", "SitemapFile", "robots_sitemaps", "sitemap_body", "read_sitemap",
            "default_sitemaps", "sitemap_allowed"]
@@ -103,7 +103,7 @@ def default_sitemaps(base: str) -> list[str]:
 
 def sitemap_allowed(url: str, base: str) -> bool:
     """May a crawl of ``base`` read the sitemap file at ``url``? Same scheme, host
-    and port (:func:`skeleton.sew.urls.origin`), any folder: a sitemap on another
+    and port (:func:`skeleton.web.urls.origin`), any folder: a sitemap on another
     site (a CDN, another host) is not read."""
     own = origin(canonical(url) or url)
     return own is not None and own == origin(base)

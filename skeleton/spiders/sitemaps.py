@@ -15,7 +15,7 @@ The spider's ``start`` yields :meth:`SitemapReader.sitemap_requests`: the host's
 ``/robots.txt`` (its ``Sitemap:`` lines) and ``sitemap.xml`` in the base URL's
 folder (:func:`skeleton.sitemaps.files.default_sitemaps`). A sitemap index
 queues the sitemaps it lists; a sitemap's page URLs in the crawl's scope
-(:func:`skeleton.sew.urls.in_scope`) are stored in ``:sitemap`` with their
+(:func:`skeleton.web.urls.in_scope`) are stored in ``:sitemap`` with their
 ``lastmod`` (:mod:`skeleton.store.sitemap`). Sitemap files are read from the
 crawl's origin only (:func:`skeleton.sitemaps.files.sitemap_allowed`), at most
 ``SKELETON_SITEMAP_MAX_FILES`` of them and ``SKELETON_SITEMAP_MAX_URLS`` page
@@ -43,7 +43,7 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from skeleton.middlewares.scope import META_REDIRECT_OFFSITE
-from skeleton.sew.urls import canonical, in_scope
+from skeleton.web.urls import canonical, in_scope
 from skeleton.sitemaps.files import INDEX, default_sitemaps, read_sitemap, robots_sitemaps, sitemap_allowed, sitemap_body
 from skeleton.store import sitemap as store
 from skeleton.store.queue import request_finished

@@ -30,7 +30,7 @@ with a form only are not followed; links to a page's copies in another language
 are never followed.
 
 A link whose href cannot be read as a URL (``http://[::1``, ``http://host:99999/``,
-``http://exa mple.com/``, ``http://xn--/``: :func:`skeleton.sew.urls.unparsable`) is
+``http://exa mple.com/``, ``http://xn--/``: :func:`skeleton.web.urls.unparsable`) is
 skipped and counted in the stat ``skeleton/links/unparsable``; the page is analysed
 as usual, with that link read as a link to no page (SEW's type *other*, as a
 ``javascript:`` link).
@@ -53,7 +53,7 @@ the queue when the scheduler closes, for the next run (so does a response or a
 failed download that comes during the shutdown).
 
 The crawl keeps to the base URL's scope: its scheme, host name, port and
-directory (:func:`skeleton.sew.urls.in_scope`). A page that redirects out of it
+directory (:func:`skeleton.web.urls.in_scope`). A page that redirects out of it
 (an HTTP redirect or a meta refresh to another port, host, scheme or path:
 :mod:`skeleton.middlewares.scope`) is recorded as a leaf with ``reason``
 ``redirect_offsite`` and ``status`` the redirect's HTTP status (``"302"``) or
@@ -110,10 +110,10 @@ from skeleton.schema.hook import item_sections
 from skeleton.sew.context import Context, decode_context, encode_context
 from skeleton.sew.detect import NavLink
 from skeleton.sew.edges import followed_links
-from skeleton.sew.dom import looks_binary, page_title
+from skeleton.web.dom import looks_binary, page_title
 from skeleton.sew.links import extract_links, unparsable_links
 from skeleton.sew.model import ModelError, load_model
-from skeleton.sew.urls import canonical, in_scope, same_host, split_url, trap_reason
+from skeleton.web.urls import canonical, in_scope, same_host, split_url, trap_reason
 from skeleton.spiders.sitemaps import SitemapReader
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.template.crawl import templates_with_menu

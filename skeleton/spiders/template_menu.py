@@ -28,7 +28,7 @@ from skeleton.store import outage
 from skeleton.middlewares.shared import declared_encoding, html_response
 from skeleton.store.keys import META_TEMPLATE_MENU, CrawlKeys
 from skeleton.store.server import connect
-from skeleton.sew.dom import looks_binary, parse_html
+from skeleton.web.dom import looks_binary, parse_html
 from skeleton.template.crawl import MENU_MAX_LOADS, decode_menu, encode_menu, search_template_menu
 from skeleton.template.links import KeyLink, page_links
 

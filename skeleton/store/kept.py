@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from skeleton.analyses import enabled
-from skeleton.sew.dom import MAX_PARSE_BYTES
+from skeleton.web.dom import MAX_PARSE_BYTES
 
 __all__ = ["KEEP_SETTING", "MAX_BYTES_SETTING", "DEFAULT_KEEP_MAX_BYTES", "READ_BATCH", "keep_pages",
            "keep_max_bytes", "pack_page", "unpack_page", "kept_pages"]

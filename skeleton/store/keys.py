@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from skeleton.sew.urls import canonical, directory
+from skeleton.web.urls import canonical, directory
 
 __all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "ENTROPY_BUCKETS", "LONG_TERM",
            "CrawlKeys", "MAX_CRAWL_ID", "crawl_id_error", "crawl_id_for", "valid_crawl_id", "url_id",
@@ -143,7 +143,7 @@ def crawl_id_for(base_url: str, mode: str = "sew") -> str:
     and ``a/b/``; ``host:8000/`` and ``host/8000/``; http and https; a long URL
     cut short); the hash tells them apart, so two canonical bases never share a
     default id and one base always gets the same id. The base is canonicalized
-    here (:func:`skeleton.sew.urls.canonical`, as the spider does), so every
+    here (:func:`skeleton.web.urls.canonical`, as the spider does), so every
     caller computes the same id."""
     url = canonical(base_url.strip()) or base_url.strip()
     parts = urlsplit(url)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from os.path import commonprefix
 
 
-from skeleton.sew.urls import directory, normalize_page, split_url
+from skeleton.web.urls import directory, normalize_page, split_url
 
 __all__ = ["Hyperlink", "hyperlink", "h_distance", "link_rank", "link_less", "same_domain",
            "page_identity"]
@@ -73,6 +73,6 @@ def same_domain(url: str, other: str) -> bool:
 
 def page_identity(url: str) -> str:
     """The identity used to compare links: ``dir/`` and ``dir/index.html`` are
-    the same page (``skeleton.sew.urls.normalize_page``); an unparsable URL is its
+    the same page (``skeleton.web.urls.normalize_page``); an unparsable URL is its
     own identity."""
     return normalize_page(url) or url

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from skeleton.sew.urls import resolve
+from skeleton.web.urls import resolve
 
 from .hyperlinks import page_identity, same_domain
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from skeleton.sew.dom import parse_html
+from skeleton.web.dom import parse_html
 
 from .hyperlinks import page_identity
 from .links import KeyLink, page_links

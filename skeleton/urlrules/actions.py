@@ -31,8 +31,8 @@ from urllib.parse import unquote
 from lxml import etree
 
 from skeleton.hierarchy.pagination import is_pager_text
-from skeleton.sew.dom import attribute_text
-from skeleton.sew.urls import resolve, split_url
+from skeleton.web.dom import attribute_text
+from skeleton.web.urls import resolve, split_url
 
 from .content import main_element, main_text
 
@@ -203,7 +203,7 @@ def rel_marked_urls(root: etree._Element | None, page_url: str, rels: frozenset[
     """The URLs the page links only from ``a`` elements whose ``rel`` has a token in
     ``rels`` and none in ``keep`` (canonical, absolute): a URL the page also links
     without such a ``rel`` is not one. ``attributes``: the page's
-    :func:`skeleton.sew.dom.attribute_text`, if the caller has it (a page none of
+    :func:`skeleton.web.dom.attribute_text`, if the caller has it (a page none of
     whose attribute values holds a token of ``rels`` has none)."""
     if root is None:
         return frozenset()
@@ -280,7 +280,7 @@ def view_links(root: etree._Element | None, page_url: str,
     "Archive" and "Authors" sidebars). A URL the page also links unmarked is none,
     unless that link is a step in reading order (a next/previous link or a page
     number: "Next: 2025" names a neighbour, not a section). ``attributes``: the
-    page's :func:`skeleton.sew.dom.attribute_text`, if the caller has it (the markup
+    page's :func:`skeleton.web.dom.attribute_text`, if the caller has it (the markup
     tests run only when their words are in it)."""
     if root is None:
         return {}

@@ -11,7 +11,7 @@ crawl's site: the page's own URL becomes an alias of it (like a redirect,
   and a wrong guess would rename every page to a URL the copy does not have;
 * a canonical on the page's host with **another scheme** (``https`` canonicals on a
   site served over ``http``) is read on the page's own scheme;
-* it is ignored when it leaves the crawl's scope (:func:`skeleton.sew.urls.in_scope`),
+* it is ignored when it leaves the crawl's scope (:func:`skeleton.web.urls.in_scope`),
   looks like a trap, or names the crawl's **home page** for another page (a
   template that gives every page the home page's canonical would fold the whole
   site into one node);
@@ -29,7 +29,7 @@ from urllib.parse import urlunsplit
 from lxml import etree
 
 from skeleton.hierarchy.pagination import is_later_page
-from skeleton.sew.urls import canonical, in_scope, resolve, split_url, trap_reason
+from skeleton.web.urls import canonical, in_scope, resolve, split_url, trap_reason
 
 __all__ = ["CANONICAL_XPATH", "canonical_link"]
 
@@ -56,7 +56,7 @@ def canonical_link(root: etree._Element | None, page_url: str, base_url: str,
     """The canonical URL the page declares, when it names another page of the
     crawl (see the module's decisions), else None (also when its href, or
     ``page_url``, is unparsable). ``attributes``: the page's
-    :func:`skeleton.sew.dom.attribute_text`, if the caller has it (no "canonical" in
+    :func:`skeleton.web.dom.attribute_text`, if the caller has it (no "canonical" in
     it: no canonical link, no XPath)."""
     if root is None or (attributes is not None and "canonical" not in attributes):
         return None

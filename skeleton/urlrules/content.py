@@ -28,7 +28,7 @@ _DROPPED = tuple(sorted(DROPPED_TAGS))
 
 def main_element(root: etree._Element, attributes: str | None = None) -> etree._Element:
     """The element holding the page's main content. ``attributes``: the page's
-    :func:`skeleton.sew.dom.attribute_text`, if the caller has it (without an
+    :func:`skeleton.web.dom.attribute_text`, if the caller has it (without an
     attribute value "main" or "content", only a ``<main>`` can be one)."""
     articles = list(islice(root.iter("article"), 2))
     if len(articles) == 1:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from skeleton.sew.nesting import INDEX_NAMES
-from skeleton.sew.urls import split_url
+from skeleton.web.urls import split_url
 
 __all__ = ["SCRIPT_SUFFIXES", "control_links"]
 

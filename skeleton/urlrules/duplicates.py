@@ -36,7 +36,7 @@ from urllib.parse import urlunsplit
 
 from lxml import etree
 
-from skeleton.sew.urls import split_url
+from skeleton.web.urls import split_url
 
 from .content import content_text, main_element
 from .tracking import query_names, strip_params
@@ -80,7 +80,7 @@ def variant_candidates(url: str) -> list[Variant]:
     """The simpler URLs a fetched ``url`` is compared with: without its query,
     without each one of its parameters (when it has several), and without its last
     path segment (a word of at most ``MAX_SEGMENT`` characters, on a URL without query).
-    No candidates for an unparsable URL (:func:`skeleton.sew.urls.split_url`)."""
+    No candidates for an unparsable URL (:func:`skeleton.web.urls.split_url`)."""
     parts = split_url(url)
     if parts is None:
         return []

@@ -15,7 +15,7 @@ import re
 
 from lxml import etree
 
-from skeleton.sew.urls import resolve
+from skeleton.web.urls import resolve
 
 __all__ = ["ANY_LANGUAGE", "primary_language", "page_language", "hreflang_links", "language_copies"]
 
@@ -39,7 +39,7 @@ def primary_language(value: str | None) -> str:
 
 def page_language(root: etree._Element | None, attributes: str | None = None) -> str:
     """The page's declared language (primary subtag), ``""`` when it declares none.
-    ``attributes``: the page's :func:`skeleton.sew.dom.attribute_text`, if the caller
+    ``attributes``: the page's :func:`skeleton.web.dom.attribute_text`, if the caller
     has it (no "content-language" in it: no ``<meta>`` to look for)."""
     if root is None:
         return ""

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from lxml import etree
 
 from skeleton.budget import checkpoint
-from skeleton.sew.dom import attribute_text
+from skeleton.web.dom import attribute_text
 
 from .files import is_file_url
 from .actions import action_reason, form_only, nofollow_urls, view_links
@@ -30,7 +30,7 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     ``skipped/action/KIND`` (URL or text of an action); the last five only with
     ``skip_actions``. The first
     reason found for a URL wins. No link, no reading of the page. ``attributes``: the
-    page's :func:`skeleton.sew.dom.attribute_text`, if the caller has it."""
+    page's :func:`skeleton.web.dom.attribute_text`, if the caller has it."""
     links = list(links)
     if not links:
         return {}

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl
 
 from w3lib.url import url_query_cleaner
 
-from skeleton.sew.urls import split_url
+from skeleton.web.urls import split_url
 
 __all__ = ["TRACKING_PARAMS", "TRACKING_PREFIXES", "is_tracking", "query_names", "strip_params",
            "strip_tracking"]
@@ -43,7 +43,7 @@ def is_tracking(name: str) -> bool:
 
 def query_names(url: str) -> list[str]:
     """The names of ``url``'s query parameters, in order, once each; none for an
-    unparsable URL (:func:`skeleton.sew.urls.split_url`)."""
+    unparsable URL (:func:`skeleton.web.urls.split_url`)."""
     parts = split_url(url)
     if parts is None:
         return []

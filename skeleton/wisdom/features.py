@@ -18,7 +18,7 @@ Definitions and the choices made where the paper is not explicit:
 * **Dummy tags** (Section 3.1.3: comment, ``<br>``, ``<script>`` ...) are
   :data:`DUMMY_TAGS`. A dummy element and its whole subtree have no features and
   no index; their text is not content. The tail after a dummy element still belongs
-  to its parent. (Comments are not visited: :func:`skeleton.sew.dom.parse_html`
+  to its parent. (Comments are not visited: :func:`skeleton.web.dom.parse_html`
   removes them and merges the text around them.)
 * **Terms and weights.** Terms come from the tokenizer argument. A term's weight is
   W = 1 - EN (Section 3.1) from the lookup argument, clamped to [0, 1]; a term the

@@ -36,7 +36,7 @@ from typing import Any
 from lxml import etree
 
 from skeleton.entropy.terms import MAX_PAGE_TERMS, SKIPPED_TAGS, terms_of_pieces
-from skeleton.sew.urls import resolve
+from skeleton.web.urls import resolve
 from skeleton.wisdom.tokens import STOP_WORDS, Tokenizer
 
 __all__ = ["DUMMY_TAGS", "ANCHOR_TAG", "PageText", "scan_page", "link_targets", "paused_gc"]

@@ -1,4 +1,4 @@
-"""Defensive HTML decoding and parsing: skeleton.sew.dom."""
+"""Defensive HTML decoding and parsing: skeleton.web.dom."""
 from __future__ import annotations
 
 import codecs
@@ -8,7 +8,7 @@ import pytest
 from scrapy.http import HtmlResponse
 
 from skeleton.middlewares.shared import declared_encoding
-from skeleton.sew.dom import MAX_NESTING, MAX_PARSE_BYTES, decode_html, looks_binary, page_title, parse_html
+from skeleton.web.dom import MAX_NESTING, MAX_PARSE_BYTES, decode_html, looks_binary, page_title, parse_html
 from skeleton.sew.links import extract_links
 
 CAFE = "Café Zürich – €5"

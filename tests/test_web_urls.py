@@ -1,9 +1,9 @@
-"""URL types, canonical form, scope and traps: skeleton.sew.urls."""
+"""URL types, canonical form, scope and traps: skeleton.web.urls."""
 from __future__ import annotations
 
 import pytest
 
-from skeleton.sew.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
+from skeleton.web.urls import (MAX_REPEATED_SEGMENTS, MAX_URL_LENGTH, OTHER_NUM_DIR, URLType, canonical,
                                contained, directory, in_scope, normalize_page, origin, same_host, num_dirs, resolve,
                                trap_reason, section_dirs, shared_dirs, url_type)
 
