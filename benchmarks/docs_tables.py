@@ -1,6 +1,6 @@
 """The docs' benchmark tables, generated from ``benchmarks/results/*.json``.
 
-Every table of measured figures in ``README.md`` and ``docs/*.md`` sits between
+Every table of measured figures in ``docs/benchmarks/*.md`` sits between
 ``<!-- table:NAME:begin -->`` and ``<!-- table:NAME:end -->``. Each table has one
 renderer below (registered with :func:`table`): it reads the results files the
 benchmark wrote and returns the markdown; the block ends with a line naming the
@@ -101,9 +101,9 @@ def ratio(part: float, whole: float) -> float | None:
     return part / whole if whole else None
 
 
-# -- README.md ------------------------------------------------------------------------
+# -- docs/benchmarks/ ---------------------------------------------------------------------
 
-@table("corpus", "docs/guide.md", "corpus.json")
+@table("corpus", "docs/benchmarks/accuracy.md", "corpus.json")
 def corpus(results: Results) -> list[str]:
     """Edge F1 of the skeleton and of the breadth-first crawl tree per corpus site."""
     sites = results["sites"]
@@ -115,7 +115,7 @@ def corpus(results: Results) -> list[str]:
     return rows
 
 
-@table("farm", "README.md", "farm.json")
+@table("farm", "docs/benchmarks/accuracy.md", "farm.json")
 def farm(results: Results) -> list[str]:
     """Leave-one-generator-out edge F1 per generator family, with the two peer trees."""
     by_family: dict[str, list[dict]] = {}
@@ -141,7 +141,7 @@ def farm(results: Results) -> list[str]:
     return rows
 
 
-@table("costs", "README.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json", "corpus.json",
+@table("costs", "docs/benchmarks/cost.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json", "corpus.json",
        "entropy_cost.json", "template.json")
 def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results, corpus: Results,
           entropy: Results, template: Results) -> list[str]:
@@ -202,7 +202,7 @@ ANALYSIS_RUNS = (("default crawl", "lean.json"), ("`-a analyses=wisdom`", "lean-
                  ("`-a analyses=blocks`", "lean-blocks.json"), ("`-a analyses=schema`", "lean-schema.json"))
 
 
-@table("analysis-cost", "docs/guide.md", *(name for _, name in ANALYSIS_RUNS))
+@table("analysis-cost", "docs/benchmarks/cost.md", *(name for _, name in ANALYSIS_RUNS))
 def analysis_cost(*runs: Results) -> list[str]:
     """What each optional analysis costs on the PostgreSQL manual: wall time and peak RSS
     against a plain Scrapy spider in the same run (``lean.py --name``)."""
@@ -217,7 +217,7 @@ def analysis_cost(*runs: Results) -> list[str]:
 
 # -- docs/guide.md: term entropy ------------------------------------------------------------
 
-@table("entropy-cost", "docs/guide.md", "entropy_cost.json")
+@table("entropy-cost", "docs/benchmarks/cost.md", "entropy_cost.json")
 def entropy_cost(results: Results) -> list[str]:
     """Seconds per phase summed over the pages, and the entropy cost over the parse."""
     rows = head("site", "pages", "terms/page", "parse", "terms", "update alone", "scan", "update",
@@ -235,7 +235,7 @@ def entropy_cost(results: Results) -> list[str]:
     return rows
 
 
-@table("entropy-crawl", "docs/guide.md", "entropy_cost.json")
+@table("entropy-crawl", "docs/benchmarks/cost.md", "entropy_cost.json")
 def entropy_crawl(results: Results) -> list[str]:
     """The default crawl's entropy per page against the parse: the terms on the
     reactor's thread, the batched update on the I/O thread and in Redis."""
@@ -251,7 +251,7 @@ def entropy_crawl(results: Results) -> list[str]:
 
 # -- docs/guide.md: hostile pages ------------------------------------------------------------
 
-@table("linear", "docs/guide.md", "linear.json")
+@table("linear", "docs/benchmarks/cost.md", "linear.json")
 def linear(results: Results) -> list[str]:
     """Seconds and peak RSS of one page's whole analysis, by page shape and size."""
     shapes = {"flat": "sibling `<a>` in one `<div>`", "list": "`<ul><li><a>`", "nested": "lists nested 5 deep"}
@@ -264,7 +264,7 @@ def linear(results: Results) -> list[str]:
     return rows
 
 
-@table("faults-bad-input", "docs/guide.md", "faults.json")
+@table("faults-bad-input", "docs/benchmarks/robustness.md", "faults.json")
 def faults_bad_input(results: Results) -> list[str]:
     """Each case of issue 29's bad input (``benchmarks/faults.py``, scenario
     ``bad_input``): whether every bar passed, its seconds and its result."""
@@ -280,7 +280,7 @@ def faults_bad_input(results: Results) -> list[str]:
 
 # -- docs/guide.md: the dupefilter ------------------------------------------------------------
 
-@table("dupefilter-memory", "docs/guide.md", "dupefilter_memory.json",
+@table("dupefilter-memory", "docs/benchmarks/cost.md", "dupefilter_memory.json",
        measured_by="`python benchmarks/dupefilter_memory.py`")
 def dupefilter_memory(r: Results) -> list[str]:
     """Redis memory of the two dupefilters after the same URLs."""
@@ -298,7 +298,7 @@ def dupefilter_memory(r: Results) -> list[str]:
 
 # -- docs/guide.md: Benchmarks ----------------------------------------------------------------
 
-@table("l1-ceiling", "docs/guide.md", "l1_ceiling.json",
+@table("l1-ceiling", "docs/benchmarks/accuracy.md", "l1_ceiling.json",
        measured_by="`python benchmarks/l1_ceiling.py --fixtures --out benchmarks/results/l1_ceiling.json`")
 def l1_ceiling(results: Results) -> list[str]:
     """The best level-1 edge F1 a crawler hanging the home page's children from it can get."""
@@ -310,7 +310,7 @@ def l1_ceiling(results: Results) -> list[str]:
     return rows
 
 
-@table("mdbook", "docs/guide.md", "mdbook.json")
+@table("mdbook", "docs/benchmarks/accuracy.md", "mdbook.json")
 def mdbook(results: Results) -> list[str]:
     """Offline FINDSKELETON over the Rust books, with and without frames."""
     rows = head("book", "true pages", "edge F1", "L1 edge F1", "fetched per true page",
@@ -330,7 +330,7 @@ GENERATORS = {"libffi": "libffi (Texinfo)", "valgrind": "Valgrind (DocBook XSL)"
               "libxslt": "libxslt API (gtk-doc)"}
 
 
-@table("declared-up", "docs/guide.md", "declared_up.json",
+@table("declared-up", "docs/benchmarks/accuracy.md", "declared_up.json",
        measured_by="`python benchmarks/declared_up.py --out benchmarks/results/declared_up.json`")
 def declared_up(results: Results) -> list[str]:
     """Offline FINDSKELETON against the tree the pages declare (``rel="up"``)."""
@@ -342,7 +342,7 @@ def declared_up(results: Results) -> list[str]:
     return rows
 
 
-@table("detection-cost", "docs/guide.md", "corpus.json")
+@table("detection-cost", "docs/benchmarks/cost.md", "corpus.json")
 def detection_cost(results: Results) -> list[str]:
     """SEW detection time over lxml parse time, per corpus site (leave-one-out models)."""
     rows = head("site", "pages", "parse s", "detect s", "detect/parse")
@@ -382,7 +382,7 @@ def _overall(results: Results, variant: str) -> dict[str, Any]:
             "cost": ratio(sums["wisdom_s"], sums["parse_s"])}
 
 
-@table("wisdom-blocks", "docs/guide.md", "wisdom.json", measured_by="`python benchmarks/wisdom_blocks.py`")
+@table("wisdom-blocks", "docs/benchmarks/analyses.md", "wisdom.json", measured_by="`python benchmarks/wisdom_blocks.py`")
 def wisdom_blocks(results: Results) -> list[str]:
     """WISDOM's article and TOC blocks against the generators' markup, default setting."""
     rows = head("site", "pages", "article P (IC)", "article R (IC)", "TOC pages", "TOC P (SNC)",
@@ -403,7 +403,7 @@ WISDOM_VARIANTS = {"default": "default (k = 1, DSTM + 1-CSTM)", "no-cstm": "with
                    "api-zero-missing": '`missing_page="zero"`'}
 
 
-@table("wisdom-variants", "docs/guide.md", "wisdom.json", measured_by="`python benchmarks/wisdom_blocks.py`")
+@table("wisdom-variants", "docs/benchmarks/analyses.md", "wisdom.json", measured_by="`python benchmarks/wisdom_blocks.py`")
 def wisdom_variants(results: Results) -> list[str]:
     """Every variant of the WISDOM benchmark over all its sites."""
     rows = head("variant", "article P", "article R", "TOC P", "TOC R", "TOC on unlabelled")
@@ -420,7 +420,7 @@ def wisdom_variants(results: Results) -> list[str]:
 NAVOBJECTS = "`python benchmarks/navobjects.py`"
 
 
-@table("navobjects-clustering", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+@table("navobjects-clustering", "docs/benchmarks/analyses.md", "navobjects.json", measured_by=NAVOBJECTS)
 def navobjects_clustering(results: Results) -> list[str]:
     """Mean ARI / AMI per page of three clusterings against the labelled blocks."""
     rows = head("pages of", "CHD-HD (gamma=1)", "CHD (gamma=0)", "CHD-HD, DL as a set of distinct values")
@@ -432,7 +432,7 @@ def navobjects_clustering(results: Results) -> list[str]:
     return rows
 
 
-@table("navobjects-classification", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+@table("navobjects-classification", "docs/benchmarks/analyses.md", "navobjects.json", measured_by=NAVOBJECTS)
 def navobjects_classification(results: Results) -> list[str]:
     """Per-hyperlink scores of the block SVM, leave one corpus site out, sites pooled."""
     rows = head("class", "precision", "recall", "F1", "links")
@@ -445,7 +445,7 @@ def navobjects_classification(results: Results) -> list[str]:
     return rows
 
 
-@table("navobjects-sites", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+@table("navobjects-sites", "docs/benchmarks/analyses.md", "navobjects.json", measured_by=NAVOBJECTS)
 def navobjects_sites(results: Results) -> list[str]:
     """Navigation F1 of each held-out site, and of the fixtures (corpus-trained SVM)."""
     rows = head("held out", "navigation P", "navigation R", "navigation F1")
@@ -456,7 +456,7 @@ def navobjects_sites(results: Results) -> list[str]:
     return rows
 
 
-@table("navobjects-skeleton", "docs/guide.md", "navobjects.json", measured_by=NAVOBJECTS)
+@table("navobjects-skeleton", "docs/benchmarks/analyses.md", "navobjects.json", measured_by=NAVOBJECTS)
 def navobjects_skeleton(results: Results) -> list[str]:
     """Offline skeleton edge F1 with each detector."""
     skeleton = results["skeleton"]
@@ -481,7 +481,7 @@ def _loads(runs: list[dict]) -> str:
     return span(load for r in runs for load in r["load_avg_1min"])
 
 
-@table("throughput", "docs/guide.md", *(f"throughput-{s}.json" for s in THROUGHPUT_SETS),
+@table("throughput", "docs/benchmarks/throughput.md", *(f"throughput-{s}.json" for s in THROUGHPUT_SETS),
        measured_by=THROUGHPUT)
 def throughput(*files: Results) -> list[str]:
     """Medians per worker count of every set of runs (one file each)."""
@@ -500,7 +500,7 @@ def throughput(*files: Results) -> list[str]:
     return rows
 
 
-@table("throughput-wide", "docs/guide.md", "throughput-c1-wide.json",
+@table("throughput-wide", "docs/benchmarks/throughput.md", "throughput-c1-wide.json",
        measured_by="`python benchmarks/throughput.py --concurrency 1 --sections 12 --categories 14 "
                    "--repeat 3 --out benchmarks/results/throughput-c1-wide.json`")
 def throughput_wide(r: Results) -> list[str]:
@@ -520,7 +520,7 @@ def throughput_wide(r: Results) -> list[str]:
 
 # -- docs/guide.md: template detection -----------------------------------------------------------
 
-@table("template-loads", "docs/guide.md", "template.json")
+@table("template-loads", "docs/benchmarks/analyses.md", "template.json")
 def template_loads(results: Results) -> list[str]:
     """Page loads per key page and template checks, per site."""
     rows = [f"Bar: {results['bar']}: **{results['pass']}**.", ""]
@@ -535,7 +535,7 @@ def template_loads(results: Results) -> list[str]:
     return rows
 
 
-@table("template-menu", "docs/guide.md", "template.json")
+@table("template-menu", "docs/benchmarks/analyses.md", "template.json")
 def template_menu(results: Results) -> list[str]:
     """Offline skeleton edge F1 with and without the template menu."""
     rows = head("site", "group", "edge F1", "with template menu", "menu links", "pages fetched (with menu)")
@@ -549,7 +549,7 @@ def template_menu(results: Results) -> list[str]:
 
 # -- docs/guide.md: the site's sitemap and the tree's picture (issue 31) --------------------
 
-@table("sitemap-identity", "docs/guide.md", "sitemap_identity.json")
+@table("sitemap-identity", "docs/benchmarks/accuracy.md", "sitemap_identity.json")
 def sitemap_identity(results: Results) -> list[str]:
     """Sitemap URLs against the true trees, by identity level, per labelled site with a sitemap."""
     rows = head("site", "family", "files", "sitemap URLs", "verbatim", "canonical only", "loose only", "orphans",
@@ -564,7 +564,7 @@ def sitemap_identity(results: Results) -> list[str]:
     return rows
 
 
-@table("diagram-render", "docs/guide.md", "diagram_render.json")
+@table("diagram-render", "docs/benchmarks/cost.md", "diagram_render.json")
 def diagram_render(results: Results) -> list[str]:
     """Seconds to render the tree's picture in headless Chromium, medians."""
     rows = head("tree", "pages", "view", "bytes", "boxes drawn", "load (s)", "seen by the driver (s)",
@@ -576,7 +576,7 @@ def diagram_render(results: Results) -> list[str]:
     return rows
 
 
-@table("render-cost", "docs/guide.md", "render_cost.json")
+@table("render-cost", "docs/benchmarks/cost.md", "render_cost.json")
 def render_cost(results: Results) -> list[str]:
     """Seconds per page, plain crawl vs ``-a render=js``, medians."""
     names = {"spa": "single-page application (`tests/spa.py`)", "university": "university (static)"}
@@ -641,8 +641,8 @@ def blocks(text: str) -> dict[str, str]:
 
 
 def docs() -> list[Path]:
-    """The docs that may hold tables: README.md and docs/*.md."""
-    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    """The docs that may hold tables: README.md and every page under docs/."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def problems() -> list[str]:

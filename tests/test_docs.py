@@ -1,7 +1,10 @@
 """The documentation a user reads matches the code: the settings reference names
-every SKELETON_* setting the code reads; the README stays short, and its commands
-run as written (the quick start against a local fixture site, every other command
-line checked against the command's --help); every benchmark table is the one
+every SKELETON_* setting the code reads; the README stays a five-minute read (short,
+no benchmark table, no commit hash, its test command the one CI runs, its accuracy
+line the farm table's figures), and its commands run as written (the quick start
+against a local fixture site, every other command line checked against the
+command's --help); every relative link of the README and docs/ reaches a file and,
+in a markdown page, a heading; every benchmark table is the one
 benchmarks/docs_tables.py renders from benchmarks/results, and is where it belongs."""
 from __future__ import annotations
 
@@ -28,7 +31,35 @@ def test_the_settings_reference_names_every_setting_the_code_reads() -> None:
 
 
 def test_the_readme_is_short() -> None:
-    assert len(README.splitlines()) <= 250
+    assert len(README.splitlines()) <= 150
+
+
+def test_the_readme_has_no_benchmark_table_and_no_commit_hash() -> None:
+    assert "<!-- table:" not in README
+    hashes = [word for word in re.findall(r"(?<![\w-])[0-9a-f]{7,40}(?![\w-])", README)
+              if re.search(r"\d", word) and re.search(r"[a-f]", word)]
+    assert not hashes
+
+
+def test_the_readme_test_command_is_the_one_ci_runs() -> None:
+    ci = (ROOT / ".ci" / "run").read_text("utf-8").strip().splitlines()[-1]
+    assert ci.startswith("python3.11 -m venv .venv && ") and ci.endswith("-m pytest -q")
+    assert ci in _code_blocks(README)[0].splitlines()
+
+
+def test_the_readme_accuracy_line_gives_the_farm_tables_figures() -> None:
+    rendered = _docs_tables().render("farm")
+    total = next(line for line in rendered.splitlines() if line.startswith("| **all** |"))
+    cells = [cell.strip().strip("*") for cell in total.strip("|").split("|")]
+    sites, mean, bfs, folder, below = cells[1], cells[2], cells[4], cells[5], cells[6]
+    families = sum(1 for line in rendered.splitlines() if line.startswith("| ") and "---" not in line) - 2
+    section = README.split("## Accuracy", 1)[1].split("\n## ", 1)[0]
+    text = " ".join(section.split())
+    for figure in (f"mean edge F1 over {sites} labelled sites of {families} generator families is {mean}",
+                   f"against {bfs} for an SEO crawler's breadth-first tree and {folder} for the URL-folder tree",
+                   f"loses to one of them on {below} sites"):
+        assert figure in text, figure
+    assert "(docs/benchmarks/accuracy.md)" in text
 
 
 def test_the_readme_quick_start_runs_as_written(serve, tmp_path: Path) -> None:
@@ -60,6 +91,47 @@ def test_every_command_line_of_the_readme_uses_options_its_command_has(tmp_path:
                 assert option in helps[command], (line, option)
             checked += 1
     assert checked >= 8
+
+
+def _markdown_pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def _prose(text: str) -> str:
+    """The text without its fenced code blocks (their brackets are no links)."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings."""
+    found: set[str] = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", _prose(text), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        n, name = 0, slug
+        while name in found:
+            n += 1
+            name = f"{slug}-{n}"
+        found.add(name)
+    return found
+
+
+def test_every_relative_link_of_the_docs_reaches_a_file_and_its_heading() -> None:
+    broken = []
+    checked = 0
+    for page in _markdown_pages():
+        text = page.read_text("utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", _prose(text)):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            dest = (page.parent / path).resolve() if path else page
+            where = f"{page.relative_to(ROOT).as_posix()}: ({target})"
+            checked += 1
+            if not dest.exists():
+                broken.append(f"{where}: no such file")
+            elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest.read_text("utf-8")):
+                broken.append(f"{where}: no heading #{anchor}")
+    assert checked >= 50 and not broken, "\n".join(broken)
 
 
 def _docs_tables():  # type: ignore[no-untyped-def]
