@@ -196,7 +196,7 @@ def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results, co
     return rows
 
 
-# -- docs/guide.md: a lean crawl ----------------------------------------------------------
+# -- docs/benchmarks: a lean crawl ----------------------------------------------------------
 
 ANALYSIS_RUNS = (("default crawl", "lean.json"), ("`-a analyses=wisdom`", "lean-wisdom.json"),
                  ("`-a analyses=blocks`", "lean-blocks.json"), ("`-a analyses=schema`", "lean-schema.json"))
@@ -215,7 +215,7 @@ def analysis_cost(*runs: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: term entropy ------------------------------------------------------------
+# -- docs/benchmarks: term entropy ------------------------------------------------------------
 
 @table("entropy-cost", "docs/benchmarks/cost.md", "entropy_cost.json")
 def entropy_cost(results: Results) -> list[str]:
@@ -249,7 +249,7 @@ def entropy_crawl(results: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: hostile pages ------------------------------------------------------------
+# -- docs/benchmarks: hostile pages ------------------------------------------------------------
 
 @table("linear", "docs/benchmarks/cost.md", "linear.json")
 def linear(results: Results) -> list[str]:
@@ -278,7 +278,7 @@ def faults_bad_input(results: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: the dupefilter ------------------------------------------------------------
+# -- docs/benchmarks: the dupefilter ------------------------------------------------------------
 
 @table("dupefilter-memory", "docs/benchmarks/cost.md", "dupefilter_memory.json",
        measured_by="`python benchmarks/dupefilter_memory.py`")
@@ -296,7 +296,7 @@ def dupefilter_memory(r: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: Benchmarks ----------------------------------------------------------------
+# -- docs/benchmarks: Benchmarks ----------------------------------------------------------------
 
 @table("l1-ceiling", "docs/benchmarks/accuracy.md", "l1_ceiling.json",
        measured_by="`python benchmarks/l1_ceiling.py --fixtures --out benchmarks/results/l1_ceiling.json`")
@@ -357,7 +357,7 @@ def detection_cost(results: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: WISDOM ----------------------------------------------------------------------
+# -- docs/benchmarks: WISDOM ----------------------------------------------------------------------
 
 def _overall(results: Results, variant: str) -> dict[str, Any]:
     """Micro-averaged scores and cost of one variant over every site (as the script's 'all')."""
@@ -415,7 +415,7 @@ def wisdom_variants(results: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: navigation objects -----------------------------------------------------------
+# -- docs/benchmarks: navigation objects -----------------------------------------------------------
 
 NAVOBJECTS = "`python benchmarks/navobjects.py`"
 
@@ -471,7 +471,7 @@ def navobjects_skeleton(results: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: throughput -------------------------------------------------------------------
+# -- docs/benchmarks: throughput -------------------------------------------------------------------
 
 THROUGHPUT_SETS = ("c1", "c1-d200", "c4", "c4-large", "c1-poll0.2", "c1-busy", "c4-busy")
 THROUGHPUT = "`python benchmarks/throughput.py` with the options each file records"
@@ -518,7 +518,7 @@ def throughput_wide(r: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: template detection -----------------------------------------------------------
+# -- docs/benchmarks: template detection -----------------------------------------------------------
 
 @table("template-loads", "docs/benchmarks/analyses.md", "template.json")
 def template_loads(results: Results) -> list[str]:
@@ -547,7 +547,7 @@ def template_menu(results: Results) -> list[str]:
     return rows
 
 
-# -- docs/guide.md: the site's sitemap and the tree's picture (issue 31) --------------------
+# -- docs/benchmarks: the site's sitemap and the tree's picture (issue 31) --------------------
 
 @table("sitemap-identity", "docs/benchmarks/accuracy.md", "sitemap_identity.json")
 def sitemap_identity(results: Results) -> list[str]:

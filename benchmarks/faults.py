@@ -148,7 +148,7 @@ CRAWL_SETTINGS = ["AUTOTHROTTLE_ENABLED=False", "CONCURRENT_REQUESTS=8", "LOG_LE
 OUTAGE_SITE = "university"
 OUTAGE_DELAY = 0.5
 OUTAGE_AFTER_PAGES = 10
-#: docs/guide.md, "Redis outages": one retry budget (0.5 + 1 + 2 + 4 + 8 s of backoff
+#: docs/operations.md, "Redis outages": one retry budget (0.5 + 1 + 2 + 4 + 8 s of backoff
 #: with the default SKELETON_REDIS_BACKOFF) plus the download timeout of the requests in
 #: flight, plus 5 s for Scrapy to close; a unix socket that is gone refuses at once, so
 #: no socket timeout adds to it here
@@ -1600,7 +1600,7 @@ def markdown(out: dict[str, Any]) -> str:
         lines += [f"## Redis killed for good ({o['site']}, commit {o.get('commit', out['commit'])})", "",
                   f"The worker's own redis-server (unix socket) is killed with SIGKILL once "
                   f"{o['pages_stored_at_kill']} pages are stored; pages are served {o['delay_per_page']} s late, "
-                  "so requests are in flight. The bound is the one docs/guide.md states (one retry budget, "
+                  "so requests are in flight. The bound is the one docs/operations.md states (one retry budget, "
                   "15.5 s, plus the download timeout, plus 5 s to close).", "",
                   *bar_rows(o["bars"])]
         lines += ["", "| exit code | finish reason | seconds from kill to exit | bound | "

@@ -16,7 +16,7 @@ site's truth (``scrapy evaluate``): rendering must not change a static site's tr
 
     python benchmarks/render_cost.py [--repeat 3] [--write]
 
-The table of docs/guide.md ("Pages built by JavaScript") is rendered from the results by
+The table of docs/benchmarks/cost.md is rendered from the results by
 ``python benchmarks/docs_tables.py --write``.
 """
 from __future__ import annotations

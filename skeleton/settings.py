@@ -43,7 +43,7 @@ DUPEFILTER_CLASS = "skeleton.store.dupefilter.SetDupeFilter"
 SCHEDULER_PERSIST = True
 SCHEDULER_QUEUE_CLASS = "skeleton.store.queue.LeasedFifoQueue"
 SCHEDULER_SERIALIZER = "skeleton.store.serializer"
-# Many workers (docs/guide.md "Many workers"): lease lifetime without a heartbeat, idle
+# Many workers (docs/operations.md "Many workers"): lease lifetime without a heartbeat, idle
 # time before a worker of a complete crawl exits, Redis retries mid-crawl.
 SKELETON_LEASE_TIMEOUT = 60.0
 SKELETON_IDLE_CLOSE = 0.0
