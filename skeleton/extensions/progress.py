@@ -48,7 +48,7 @@ from twisted.internet.task import LoopingCall
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
-from skeleton.store.queue import workers_alive
+from skeleton.store.liveness import workers_alive
 from skeleton.store.server import connect
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from skeleton.store.keys import CRAWLS, CrawlKeys
-from skeleton.store.queue import workers_alive
+from skeleton.store.liveness import workers_alive
 
 __all__ = ["CrawlInfo", "crawl_info", "recorded_crawls", "crawl_keys_of", "delete_crawl", "SCAN_COUNT"]
 

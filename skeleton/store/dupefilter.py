@@ -17,7 +17,7 @@ whatever the number of URLs. Up to the capacity, a new URL is taken for a seen
 one (and not crawled) with probability at most the error rate; beyond it the
 rate grows. A Bloom filter never forgets a URL it saw. The test-and-set of the
 bits (or the set's SADD) and the push of the request are one script
-(:data:`skeleton.store.queue.PUSH`).
+(:data:`skeleton.store.lease_scripts.PUSH_MANY`).
 
 The choice is made per crawl id: a crawl started with one dupefilter must be
 resumed with the same one (a set and a Bloom filter refuse each other at start;
@@ -78,7 +78,7 @@ class SetDupeFilter(RFPDupeFilter):
         return bytes.fromhex(self.request_fingerprint(request))
 
     def dupe_args(self, request: Request) -> list[str | bytes]:
-        """Arguments of :data:`skeleton.store.queue.PUSH` for this request."""
+        """Arguments of :data:`skeleton.store.lease_scripts.PUSH_MANY` for this request."""
         return ["set", self.member(request)]
 
     def request_seen(self, request: Request) -> bool:
@@ -108,7 +108,7 @@ class BloomDupeFilter(RFPDupeFilter):
         return [(first + i * step) % self.bits for i in range(self.hashes)]
 
     def dupe_args(self, request: Request) -> list[str | int]:
-        """Arguments of :data:`skeleton.store.queue.PUSH` for this request."""
+        """Arguments of :data:`skeleton.store.lease_scripts.PUSH_MANY` for this request."""
         return ["bits", *self.offsets(self.request_fingerprint(request))]
 
     def request_seen(self, request: Request) -> bool:

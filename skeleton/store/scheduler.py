@@ -1,96 +1,78 @@
-"""scrapy-redis' scheduler, adapted to Scrapy 2.19, to :mod:`skeleton.store.server`
-and to many workers sharing one crawl.
+"""The Redis scheduler of workers sharing one crawl (``SCHEDULER``): scrapy-redis'
+scheduler, adapted to Scrapy 2.19 and to leases.
 
-What changes from scrapy-redis 0.9.1:
-
-- one Redis client from :func:`skeleton.store.server.connect` (bounded retries)
-  for the queue and the dupefilter, closed with the scheduler; no deprecated
-  ``spider`` arguments or ``Spider.log()``;
-- the queue is :class:`skeleton.store.queue.LeasedFifoQueue`: requests are leased, and
-  this scheduler acknowledges a lease when the response's item has been stored
-  (``item_scraped``/``item_dropped``), when the spider reports it done without
-  an item (:data:`skeleton.store.queue.request_finished`, e.g. from an errback) or
-  when the callback failed (``spider_error``); the dupefilter check and the push
-  are one script;
-- shared keys are never deleted by a worker that closes: ``SCHEDULER_PERSIST``
-  must stay true, ``SCHEDULER_FLUSH_ON_START`` is refused while other workers
-  are alive (:func:`check_settings`, :func:`refuse_flush`);
-- completion: a worker with nothing to do closes only when no request is
-  pending and none is leased by any worker (expired leases are requeued first),
-  seen twice at least ``SKELETON_IDLE_CLOSE`` seconds apart;
-- a heartbeat every ``SKELETON_LEASE_TIMEOUT``/4 seconds marks the worker alive,
-  renews its leases and requeues expired ones, and those of dead workers of this
-  host at once (:meth:`skeleton.store.queue.LeasedFifoQueue.requeue_dead_workers`; also
-  when the worker joins);
-- every ``SKELETON_POLL_INTERVAL`` seconds (1) a worker whose engine may be
-  waiting (Scrapy polls a scheduler that has nothing to give every 5 s) is
-  woken if other workers queued requests, or if the crawl looks complete (so an
-  idle worker exits within the interval): a marker request passed to
-  ``engine.crawl()``, which this scheduler drops, makes the engine ask for work
-  and, if it has none, run its idle check;
+- One Redis client (:func:`skeleton.store.server.connect`, bounded retries) for the
+  queue and the dupefilter, closed with the scheduler.
+- The queue is :class:`skeleton.store.queue.LeasedFifoQueue`: a request handed out is
+  leased, and its lease is acknowledged once the response's item is stored
+  (``item_scraped``/``item_dropped``), when the spider reports it done without an
+  item (:data:`skeleton.store.queue.request_finished`, e.g. from an errback) or when
+  the callback failed (``spider_error``). Pushes, acknowledgements and leases go in
+  batches, one round trip each, on the I/O thread (:mod:`skeleton.store.iothread`);
+  what waits, and when it is sent, is :class:`skeleton.store.scheduler_state.SchedulerState`.
+  Before acknowledging, :data:`flush_requested` has the components that write
+  pages' data in batches hand their writes to the same exchange, sent first: a
+  lease ends only once its page is in Redis, so a worker that dies loses nothing.
+- Shared keys are never deleted by a worker that closes: ``SCHEDULER_PERSIST`` must
+  stay true, ``SCHEDULER_FLUSH_ON_START`` is refused while other workers are alive
+  (:func:`check_settings`, :func:`refuse_flush`).
+- Completion: a worker with nothing to do closes only when no request is pending
+  and none is leased by any worker (expired leases are requeued first), seen twice
+  at least ``SKELETON_IDLE_CLOSE`` seconds apart.
+- A heartbeat every ``SKELETON_LEASE_TIMEOUT``/4 seconds marks the worker alive,
+  renews its leases, requeues expired ones and those of dead workers of this host
+  (:mod:`skeleton.store.liveness`; also when the worker joins).
+- Every ``SKELETON_POLL_INTERVAL`` seconds a worker whose engine may be waiting
+  (Scrapy polls a scheduler that had nothing to give every 5 s) is woken if requests
+  are queued, or if the crawl looks complete (so an idle worker exits within the
+  interval): a marker request passed to ``engine.crawl()``, which this scheduler
+  drops, makes the engine ask for work and, with none, run its idle check.
 - Redis errors left after the client's retries, and Redis refusing to write
-  (``MISCONF``, ``OOM``: :mod:`skeleton.store.refusal`), stop the crawl
-  (:mod:`skeleton.store.outage`).
+  (:mod:`skeleton.store.refusal`), stop the crawl (:mod:`skeleton.store.outage`).
 """
 from __future__ import annotations
 
 import importlib
 import logging
 import time
-from collections import OrderedDict, deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import Request, signals
+from scrapy.core.scheduler import BaseScheduler
 from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.misc import load_object
-from scrapy_redis import defaults, scheduler
+from scrapy_redis import defaults
 from twisted.internet.task import LoopingCall
 
 from skeleton.store import outage
-from skeleton.store.queue import LEASE_META, Exchange, LeasedFifoQueue, request_finished, workers_alive
+from skeleton.store.iothread import IOThread, Sent
+from skeleton.store.liveness import Liveness, workers_alive
+from skeleton.store.queue import LEASE_META, Exchange, LeasedFifoQueue, request_finished
+from skeleton.store.scheduler_state import Pace, Push, SchedulerState
 from skeleton.store.server import connect
 from skeleton.store.writes import Write
 
 if TYPE_CHECKING:
+    import redis
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
-__all__ = ["Scheduler", "check_settings", "refuse_flush", "flush_requested", "PERSIST_ERROR"]
+__all__ = ["Scheduler", "check_settings", "refuse_flush", "flush_requested", "MAX_BATCH_WAITING",
+           "PERSIST_ERROR"]
 
 logger = logging.getLogger(__name__)
 
 PERSIST_ERROR = ("SCHEDULER_PERSIST=False is refused: a worker closing would delete the "
                  "queue and dupefilter shared with the other workers of the crawl; start "
                  "a fresh crawl with a new crawl id (-a crawl=ID) instead")
+FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
+               "are alive and share its queue and dupefilter")
 #: Request meta key of the marker request that wakes the engine (never queued).
 WAKE_META = "skeleton_wake"
-#: Requests a worker remembers having queued (``SKELETON_SEEN_CACHE``; a GET's URL, else
-#: its fingerprint): a link repeated on many pages (a site menu) is filtered without a
-#: round trip to Redis or a fingerprint. About 150 bytes each; the oldest are forgotten
-#: first, so memory stays flat.
-DEFAULT_SEEN_CACHE = 100_000
-#: Seconds between two writes of what waits (``SKELETON_FLUSH_INTERVAL``): pushes,
-#: acknowledgements and the batches of the components listening to :data:`flush_requested`.
-DEFAULT_FLUSH_INTERVAL = 0.25
-#: Pushes kept waiting at most (a page with thousands of links writes them at once).
-MAX_OUTBOX = 2000
-#: Acknowledgements sent together (``SKELETON_ACK_BATCH``), and the longest the first
-#: of them waits, in seconds (``SKELETON_ACK_INTERVAL``, checked on the flush tick). An
-#: exchange sends the acknowledgements waiting, having the components write their
-#: batches first, only then, when the crawl is idle and at close: the exchanges that
-#: lease requests in between carry pushes and leases only, so the batch writes (tree
-#: records, term counts, fingerprints) go in batches of about a hundred pages (the
-#: entropy update costs per distinct term of a batch). Leases stay held meanwhile
-#: (renewed long before ``SKELETON_LEASE_TIMEOUT``); a worker that dies leaves those
-#: pages to be crawled again. A run with a page budget (``max_pages``) sends each
-#: acknowledgement at once (the spider sets 1), so that its workers see the pages
-#: stored. Below the components' own caps (:data:`MAX_BATCH_WAITING`).
-DEFAULT_ACK_BATCH = 128
-DEFAULT_ACK_INTERVAL = 1.0
 #: Pages a component keeps for its batch write at most before writing them at once
-#: (on the reactor's thread): above DEFAULT_ACK_BATCH, so reached only when
+#: (on the reactor's thread): above the acknowledgement batch
+#: (:data:`skeleton.store.scheduler_state.DEFAULT_ACK_BATCH`), so reached only when
 #: acknowledgements are held back (no lease to acknowledge, Redis slow).
 MAX_BATCH_WAITING = 256
 #: Signal (``writes=``, a list) sent before a worker acknowledges leases: components
@@ -98,15 +80,6 @@ MAX_BATCH_WAITING = 256
 #: middlewares) append a :class:`skeleton.store.writes.Write` to ``writes``, sent on the
 #: I/O thread before the acknowledgements; a receiver given no list writes at once.
 flush_requested = object()
-FLUSH_ERROR = ("SCHEDULER_FLUSH_ON_START is refused: {n} other worker(s) of crawl {crawl!r} "
-               "are alive and share its queue and dupefilter")
-
-
-def _call_in_reactor(function: Any, *args: Any) -> None:
-    """``function(*args)`` on the reactor's thread (from the I/O thread)."""
-    from twisted.internet import reactor  # the reactor Scrapy installed
-
-    reactor.callFromThread(function, *args)  # type: ignore[attr-defined]
 
 
 def check_settings(settings: BaseSettings) -> None:
@@ -123,27 +96,6 @@ def refuse_flush(server: Any, keys: Any, settings: BaseSettings) -> None:
             raise ValueError(FLUSH_ERROR.format(n=alive, crawl=keys.crawl))
 
 
-class BoundedSet:
-    """At most ``size`` strings; adding one more forgets the oldest."""
-
-    def __init__(self, size: int) -> None:
-        self.size = max(0, size)
-        self._items: OrderedDict[str, None] = OrderedDict()
-
-    def __contains__(self, item: object) -> bool:
-        return item in self._items
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def add(self, item: str) -> None:
-        if self.size == 0 or item in self._items:
-            return
-        self._items[item] = None
-        if len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
 def _lease(source: Any) -> str | None:
     """The lease of a Response's or Failure's request, or of a Request."""
     request = source if hasattr(source, "meta") and hasattr(source, "dont_filter") \
@@ -151,37 +103,21 @@ def _lease(source: Any) -> str | None:
     return getattr(request, "meta", {}).get(LEASE_META) if request is not None else None
 
 
-class Scheduler(scheduler.Scheduler):
+class Scheduler(BaseScheduler):
     """Redis-backed scheduler with leases. Settings: scrapy-redis' (``SCHEDULER_*``,
     ``DUPEFILTER_CLASS`` taking ``(server, key, debug)`` or with a
-    ``with_server(server, key, settings)`` constructor), ``SKELETON_LEASE_TIMEOUT``
-    (seconds, 60), ``SKELETON_IDLE_CLOSE`` (seconds, 0) and ``SKELETON_SEEN_CACHE``
-    (fingerprints remembered locally, :data:`DEFAULT_SEEN_CACHE`; 0 turns it off)."""
+    ``with_server(server, key, settings)`` constructor) and those of
+    :class:`skeleton.store.scheduler_state.Pace`."""
 
+    spider: Spider
     queue: LeasedFifoQueue
-    crawler: Crawler
-    idle_close: float = 0.0
-    beat_every: float = 15.0
-    idle_since: float | None = None
-    pushed: BoundedSet = BoundedSet(0)
-    beat: LoopingCall | None = None
-    poll: LoopingCall | None = None
-    poll_every: float = 1.0
-    tick: LoopingCall | None = None
-    flush_every: float = DEFAULT_FLUSH_INTERVAL
-    batch: int = 16
-    #: the exchange running on the I/O thread: (future, writes, pushes, plan)
-    job: tuple[Future[Any], list[Write], list[Any], Exchange | None] | None = None
-    #: requests to lease in the exchange asked for while one runs (None: none asked)
-    again: int | None = None
-    #: requests the running exchange leases, and the one asked for after it
-    leasing: int = 0
-    #: the next exchange sends the acknowledgements waiting (:data:`DEFAULT_ACK_BATCH`)
-    acks_due: bool = False
-    #: when the first acknowledgement waiting came (``time.monotonic``), None: none waits
-    acks_since: float | None = None
-    ack_batch: int = DEFAULT_ACK_BATCH
-    ack_every: float = DEFAULT_ACK_INTERVAL
+    liveness: Liveness
+    io: IOThread | None = None
+
+    def __init__(self, crawler: Crawler, server: redis.Redis, dupefilter: Any) -> None:
+        self.crawler, self.stats, self.server, self.df = crawler, crawler.stats, server, dupefilter
+        self.state = SchedulerState(Pace.from_settings(crawler.settings))
+        self.loops: list[LoopingCall] = []
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -189,91 +125,65 @@ class Scheduler(scheduler.Scheduler):
         check_settings(settings)
         server = connect(settings)
         server.ping()
-        dupefilter_key = (settings.get("SCHEDULER_DUPEFILTER_KEY")
-                          or defaults.SCHEDULER_DUPEFILTER_KEY) % {"spider": crawler.spidercls.name}
+        key = (settings.get("SCHEDULER_DUPEFILTER_KEY")
+               or defaults.SCHEDULER_DUPEFILTER_KEY) % {"spider": crawler.spidercls.name}
         df_cls = load_object(settings["DUPEFILTER_CLASS"])
         if hasattr(df_cls, "with_server"):
-            dupefilter = df_cls.with_server(server, dupefilter_key, settings)
-        else:
-            dupefilter = df_cls(server, key=dupefilter_key, debug=settings.getbool("DUPEFILTER_DEBUG"))
-        instance = cls(
-            server=server, persist=True,
-            flush_on_start=settings.getbool("SCHEDULER_FLUSH_ON_START"),
-            queue_key=settings.get("SCHEDULER_QUEUE_KEY") or defaults.SCHEDULER_QUEUE_KEY,
-            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or "skeleton.store.queue.LeasedFifoQueue",
-            dupefilter=dupefilter, dupefilter_key=dupefilter_key,
-            serializer=importlib.import_module(settings.get("SCHEDULER_SERIALIZER")
-                                               or "skeleton.store.serializer"),
-        )
-        instance.stats = crawler.stats
-        instance.crawler = crawler
-        instance.idle_close = settings.getfloat("SKELETON_IDLE_CLOSE", 0.0)
-        instance.beat_every = settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) / 4
-        instance.poll_every = settings.getfloat("SKELETON_POLL_INTERVAL", 1.0)
-        instance.pushed = BoundedSet(settings.getint("SKELETON_SEEN_CACHE", DEFAULT_SEEN_CACHE))
-        instance.flush_every = settings.getfloat("SKELETON_FLUSH_INTERVAL", DEFAULT_FLUSH_INTERVAL)
-        instance.ack_batch = max(1, settings.getint("SKELETON_ACK_BATCH", DEFAULT_ACK_BATCH))
-        instance.ack_every = max(0.0, settings.getfloat("SKELETON_ACK_INTERVAL", DEFAULT_ACK_INTERVAL))
-        instance.batch = max(1, settings.getint("SKELETON_QUEUE_BATCH", 0)
-                             or settings.getint("CONCURRENT_REQUESTS", 16))
-        instance.inbox = deque()
-        instance.outbox = []
-        instance.acks = []
-        instance.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skeleton-redis")
-        return instance
+            return cls(crawler, server, df_cls.with_server(server, key, settings))
+        return cls(crawler, server, df_cls(server, key=key, debug=settings.getbool("DUPEFILTER_DEBUG")))
+
+    def __len__(self) -> int:
+        return len(self.queue)
 
     # -- opening and closing ----------------------------------------------------
 
     def open(self, spider: Spider) -> None:
-        self.spider = spider
-        queue = load_object(self.queue_cls)(
-            server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
-            serializer=self.serializer)
+        self.spider, settings = spider, self.crawler.settings
+        queue = load_object(settings.get("SCHEDULER_QUEUE_CLASS") or "skeleton.store.queue.LeasedFifoQueue")(
+            server=self.server, spider=spider, key=settings.get("SCHEDULER_QUEUE_KEY") or defaults.SCHEDULER_QUEUE_KEY,
+            serializer=importlib.import_module(settings.get("SCHEDULER_SERIALIZER") or "skeleton.store.serializer"))
         if not isinstance(queue, LeasedFifoQueue):
             raise ValueError("SCHEDULER_QUEUE_CLASS must be a skeleton.store.queue.LeasedFifoQueue")
-        self.queue = queue
-        if self.flush_on_start:
-            refuse_flush(self.server, queue.keys, self.crawler.settings)
+        self.queue, self.io = queue, IOThread(queue)
+        self.liveness = Liveness(self.server, queue.keys, queue.key, queue.worker, queue.lease_ms, self.stats)
+        if settings.getbool("SCHEDULER_FLUSH_ON_START"):
+            refuse_flush(self.server, queue.keys, settings)
             self.flush()
-        queue.heartbeat()
-        queue.requeue_dead_workers()
-        queued = len(queue)
-        if queued:
+        self.liveness.beat(queue.held)
+        self.liveness.requeue_dead()
+        if queued := len(queue):
             logger.info("Resuming crawl (%d requests scheduled)", queued, extra={"spider": spider})
         logger.info("worker %s joined crawl %s", queue.worker, queue.keys.crawl)
-        self.crawler.stats.set_value("skeleton/worker", queue.worker)
-        connect_signal = self.crawler.signals.connect
-        connect_signal(self._on_item, signal=signals.item_scraped)
-        connect_signal(self._on_item, signal=signals.item_dropped)
-        connect_signal(self._on_error, signal=signals.spider_error)
-        connect_signal(self._on_finished, signal=request_finished)
-        connect_signal(self._on_idle, signal=signals.spider_idle)
-        self.beat = LoopingCall(self._heartbeat)
-        self.beat.start(self.beat_every, now=False)
-        self.poll = LoopingCall(self._poll)
-        self.poll.start(self.poll_every, now=False)
-        self.tick = LoopingCall(self._flush_tick)
-        self.tick.start(self.flush_every, now=False)
+        self.stats.set_value("skeleton/worker", queue.worker)
+        for handler, signal in ((self._on_item, signals.item_scraped), (self._on_item, signals.item_dropped),
+                                (self._on_error, signals.spider_error), (self._on_finished, request_finished),
+                                (self._on_idle, signals.spider_idle)):
+            self.crawler.signals.connect(handler, signal=signal)
+        pace = self.state.pace
+        for call, every in ((self._heartbeat, pace.beat_every), (self._poll, pace.poll_every),
+                            (self._flush_tick, pace.flush_every)):
+            self.loops.append(LoopingCall(call))
+            self.loops[-1].start(every, now=False)
 
     def close(self, reason: str) -> None:
         """Put back the leases still held and leave the crawl. Never deletes
         shared keys (whatever ``reason``)."""
-        for loop in (self.beat, self.poll, self.tick):
-            if loop is not None and loop.running:
+        for loop in self.loops:
+            if loop.running:
                 loop.stop()
         try:
-            if hasattr(self, "queue") and not outage.is_down(self.crawler):
+            if self.io is not None and not outage.is_down(self.crawler):
                 self.exchange(wait=True)  # what waits is written, then the leases held go back
-                released = self.queue.release()
-                if released:
+                if released := self.queue.release():
                     logger.info("put back %d leased requests", released)
-                self.queue.retire()
+                self.liveness.retire()
         except outage.REDIS_ERRORS as exc:
             logger.warning("could not put back leased requests (%s): their leases expire", exc)
         finally:
-            self.io.shutdown(wait=True)
+            if self.io is not None:
+                self.io.close()
             self.server.close()
-            self.pushed = BoundedSet(0)  # the worker resolves the tree next: its memory is free
+            self.state.closed()  # the worker resolves the tree next: its memory is free
 
     def flush(self) -> None:
         self.df.clear()
@@ -285,10 +195,8 @@ class Scheduler(scheduler.Scheduler):
         outage.redis_down(self.crawler, exc, doing)
 
     def enqueue_request(self, request: Request) -> bool:
-        if request.meta.get(WAKE_META):
-            return False
-        if outage.is_down(self.crawler):
-            return False  # its parent's lease is not acked: it is crawled again later
+        if request.meta.get(WAKE_META) or outage.is_down(self.crawler):
+            return False  # Redis down: its parent's lease is not acked, it is crawled again later
         key = None
         if request.dont_filter:
             dupe: list[str | int] = [""]
@@ -299,7 +207,7 @@ class Scheduler(scheduler.Scheduler):
             key = request.url if plain else self.df.request_fingerprint(request)
             # a request carrying a lease (a redirect, a continuation) is always pushed:
             # the push script ends that lease even when the URL was seen
-            if key in self.pushed and LEASE_META not in request.meta:
+            if key in self.state.seen and LEASE_META not in request.meta:
                 # this worker queued it (or found it queued) before: the shared
                 # dupefilter holds it, no round trip needed
                 self.stats.inc_value("skeleton/scheduler/seen_locally")
@@ -307,30 +215,24 @@ class Scheduler(scheduler.Scheduler):
                 return False
             dupe = self.df.dupe_args(request) if hasattr(self.df, "dupe_args") \
                 else ["set", self.df.request_fingerprint(request) if plain else key]
-        data, lease = self.queue.entry(request)
-        self.outbox.append((request, key, (data, lease, dupe)))
-        if key is not None:
-            self.pushed.add(key)
-        if len(self.outbox) >= MAX_OUTBOX:
+        if self.state.queued((request, key, (*self.queue.entry(request), dupe))):
             self.exchange()
         return True
 
     def next_request(self) -> Request | None:
         if outage.is_down(self.crawler):
             return None
-        need = self.batch - len(self.inbox)
-        if len(self.inbox) <= self.batch // 2 and need > self.leasing:
-            self.exchange(pop=need)  # leased while the rest downloads (after the running exchange)
-        if not self.inbox:
-            return None
-        self.idle_since = None
-        self.stats.inc_value("scheduler/dequeued/redis")
-        return self.inbox.popleft()
+        if pop := self.state.to_lease():
+            self.exchange(pop=pop)  # leased while the rest downloads (after the running exchange)
+        request = self.state.handed()
+        if request is not None:
+            self.stats.inc_value("scheduler/dequeued/redis")
+        return request
 
     def has_pending_requests(self) -> bool:
         if outage.is_down(self.crawler):
             return False
-        if self.inbox or self.outbox:
+        if self.state.inbox or self.state.outbox:
             return True
         try:
             return len(self.queue) > 0
@@ -341,116 +243,61 @@ class Scheduler(scheduler.Scheduler):
     # -- one round trip for many requests ---------------------------------------
 
     def exchange(self, pop: int = 0, wait: bool = False) -> None:
-        """Send what waits (the pushes, then the acknowledgements) and lease up to
-        ``pop`` requests, in one round trip, on the I/O thread: the reactor goes on
-        meanwhile, and the requests leased join the inbox when it is back (the
-        engine is woken). Before acknowledging, the :data:`flush_requested` signal
-        has the components that write a page's data in batches (tree pipeline,
-        entropy, URL variants) hand their writes to the exchange, which sends them
-        first: a lease is acknowledged only once its page is in Redis, so a worker
-        that dies loses nothing. One exchange at a time, in order: one asked for
-        while another runs follows it. ``wait``: return only when this exchange (and
-        the one running) is done."""
-        if self.job is not None and not wait:
-            self.again = max(self.again or 0, pop)
-            self.leasing = max(self.leasing, pop)
+        """Send what waits (the pushes, then the acknowledgements when due, after
+        the components' :data:`flush_requested` writes) and lease up to ``pop``
+        requests, in one round trip on the I/O thread: the reactor goes on meanwhile.
+        One exchange at a time, in order: one asked for while another runs follows
+        it. ``wait``: return only when this exchange (and the one running) is done."""
+        assert self.io is not None, "the scheduler is not open"
+        if self.io.busy and not wait:
+            self.state.deferred(pop)
             return
-        while self.job is not None:  # waiting: the exchange running (and those it asks for)
-            self._finish(*self.job)
+        while self.io.busy:  # waiting: the exchange running (and those it asks for)
+            self.io.wait()
         if outage.is_down(self.crawler):
-            self.outbox, self.acks = [], []
+            self.state.outage()
             return
         writes: list[Write] = []
-        acking = bool(self.acks) and (wait or self.acks_due)
+        acking = self.state.acking(wait)
         if acking:
             self.crawler.signals.send_catch_log(flush_requested, writes=writes)
             if outage.is_down(self.crawler):  # a component could not write: nothing is acked
-                self.outbox, self.acks = [], []
+                self.state.outage()
                 return
-            self.acks_due, self.acks_since = False, None
-        outbox, acks = self.outbox, self.acks if acking else []
-        self.outbox = []
-        if acking:
-            self.acks = []
-        plan = self.queue.prepare([entry for _, _, entry in outbox], acks, pop)
+        outbox, acks = self.state.sending(acking)
+        plan = self.queue.prepare([push for _, _, push in outbox], acks, pop)
         if plan is None and not writes:
             return
-        future = self.io.submit(self._send, writes, plan)
-        job = (future, writes, outbox, plan)
-        self.job = job
-        self.leasing = len(plan.ids) if plan is not None else 0
+        self.state.started(len(plan.ids) if plan is not None else 0)
+        self.io.start(writes, plan, lambda sent: self._finish(outbox, plan, sent))
         if wait:
-            self._finish(*job)
-        else:
-            future.add_done_callback(lambda _: _call_in_reactor(self._finish, *job))
+            self.io.wait()
 
-    def _send(self, writes: list[Write], plan: Exchange | None) -> tuple[list[tuple[bool, Any]], Any, Exchange | None]:
-        """On the I/O thread: run ``writes``, then send ``plan`` unless a write lost
-        Redis or was refused (:data:`skeleton.store.outage.REDIS_ERRORS`: the writes
-        after it are not tried, and nothing is sent). After a write
-        failed otherwise, ``plan`` goes without its acknowledgements: a lease ends only
-        once its page is written. Never raises: returns each write's ``(True,
-        result)`` or ``(False, exception)``, the queue's replies (None: not sent) or
-        the exception sending raised, and the plan sent."""
-        done: list[tuple[bool, Any]] = []
-        failed: Exception | None = None
-        for write in writes:
-            if isinstance(failed, outage.REDIS_ERRORS):  # Redis is gone: no more retries spent
-                done.append((False, failed))
-                continue
-            try:
-                done.append((True, write.run()))
-            except Exception as exc:  # noqa: BLE001 - handed to the write's ``failed``
-                done.append((False, exc))
-                failed = exc if failed is None or isinstance(exc, outage.REDIS_ERRORS) else failed
-        if plan is None or isinstance(failed, outage.REDIS_ERRORS):
-            return done, None, plan
-        if failed is not None and plan.acks:
-            plan = Exchange(plan.pushes, [], plan.ids)
-        try:
-            return done, self.queue.send(plan), plan
-        except Exception as exc:  # noqa: BLE001 - reported on the reactor's thread
-            return done, exc, plan
-
-    def _finish(self, future: Future[Any], writes: list[Write], outbox: list[Any],
-                plan: Exchange | None) -> None:
-        """On the reactor's thread, once: the writes' ``done``/``failed``, the
-        pushes counted, the requests leased into the inbox; then the exchange asked
-        for meanwhile, or the engine woken for the requests leased."""
-        if self.job is None or self.job[0] is not future:
-            return  # finished already (an exchange that waited for it)
-        done, sent, sent_plan = future.result()
-        self.job = None
-        self.leasing = 0
-        if plan is not None and sent_plan is not None and len(sent_plan.acks) < len(plan.acks):
+    def _finish(self, outbox: list[Push], plan: Exchange | None, sent: Sent) -> None:
+        """On the reactor's thread, once (the writes reported): the pushes counted, the requests leased into the inbox; then the exchange asked for
+        meanwhile, and the engine woken for the requests leased."""
+        if plan is not None and sent.plan is not None and len(sent.plan.acks) < len(plan.acks):
             # a write failed: its pages' leases are not renewed any more, they expire
             # and the pages are crawled again (by this worker or another)
             self.queue.forget(plan.acks)
             self.stats.inc_value("skeleton/leases/not_acknowledged", len(plan.acks))
             logger.warning("%d pages were not written: their leases expire and they are crawled again",
                            len(plan.acks))
-        plan = sent_plan
-        for write, (ok, value) in zip(writes, done):
-            try:
-                (write.done if ok else write.failed)(value)
-            except Exception:  # a component's bug never loses the exchange
-                logger.exception("a batch write failed to report")
         requests: list[Request] = []
-        if isinstance(sent, outage.REDIS_ERRORS):
-            self._down(sent, "exchanging requests with the queue")
-        elif isinstance(sent, Exception):
-            logger.error("could not exchange requests with the queue: %r", sent, exc_info=sent)
-        elif sent is not None and plan is not None:
-            pushed, requests = self.queue.receive(plan, sent)
+        if isinstance(sent.replies, outage.REDIS_ERRORS):
+            self._down(sent.replies, "exchanging requests with the queue")
+        elif isinstance(sent.replies, Exception):
+            logger.error("could not exchange requests with the queue: %r", sent.replies, exc_info=sent.replies)
+        elif sent.replies is not None and sent.plan is not None:
+            pushed, requests = self.queue.receive(sent.plan, sent.replies)
             for (request, _, _), new in zip(outbox, pushed):
                 if new:
                     self.stats.inc_value("scheduler/enqueued/redis")
                 else:
                     self.df.log(request, self.spider)
-            self.inbox.extend(requests)
-        if self.again is not None and not outage.is_down(self.crawler):
-            pop, self.again = self.again, None
-            self.exchange(pop=pop)
+        again = self.state.sent(requests)
+        if again is not None and not outage.is_down(self.crawler):
+            self.exchange(pop=again)
         if requests:
             self._wake()
 
@@ -465,21 +312,13 @@ class Scheduler(scheduler.Scheduler):
                              else "http://localhost/", meta={WAKE_META: True}))
 
     def _flush_tick(self) -> None:
-        if self.acks_since is not None and time.monotonic() - self.acks_since >= self.ack_every:
-            self.acks_due = True
-        if (self.outbox or self.acks_due) and self.crawler.crawling:
+        if self.state.ticked(time.monotonic()) and self.crawler.crawling:
             self.exchange()
 
     # -- acknowledgements -------------------------------------------------------
 
     def _ack(self, lease: str | None) -> None:
-        if not lease or outage.is_down(self.crawler):
-            return
-        if self.acks_since is None:
-            self.acks_since = time.monotonic()
-        self.acks.append(lease)
-        if len(self.acks) >= self.ack_batch:
-            self.acks_due = True
+        if lease and not outage.is_down(self.crawler) and self.state.acked(lease, time.monotonic()):
             self.exchange()
 
     def _on_item(self, item: Any, response: Any, spider: Spider, **kwargs: Any) -> None:
@@ -497,8 +336,8 @@ class Scheduler(scheduler.Scheduler):
         if outage.is_down(self.crawler):
             return
         try:
-            self.queue.heartbeat()
-            self.queue.requeue_dead_workers()
+            self.liveness.beat(self.queue.held)
+            self.liveness.requeue_dead()
             self.queue.requeue_expired()
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "sending the worker heartbeat")
@@ -532,14 +371,11 @@ class Scheduler(scheduler.Scheduler):
         except outage.REDIS_ERRORS as exc:
             self._down(exc, "checking for completion")
             raise CloseSpider(outage.reason(self.crawler)) from None
-        if pending or leased or self.inbox:
-            self.idle_since = None
-            if pending or self.inbox:
+        if pending or leased or self.state.inbox:
+            self.state.busy()
+            if pending or self.state.inbox:
                 self._wake()  # leased by the exchange just finished, or to lease now
             raise DontCloseSpider
-        now = time.monotonic()
-        if self.idle_since is None:
-            self.idle_since = now
-        if now - self.idle_since < self.idle_close:
+        if self.state.quiet_for(time.monotonic()) < self.state.pace.idle_close:
             raise DontCloseSpider
         logger.info("crawl %s complete: nothing queued or leased", self.queue.keys.crawl)
