@@ -378,7 +378,7 @@ def test_crawl_fills_the_entropy_keys_and_scrapy_entropy_lists_them(
     assert stats["skeleton/entropy/pages"] == len(html)
     assert redis_client.smembers(keys.entropy_pages) == {url_id(i["url"]) for i in html}
     # every key of the crawl is one of CrawlKeys.all(), which a finished crawl starting
-    # afresh deletes (skeleton.extensions.lifecycle.OPEN_SCRIPT)
+    # afresh deletes (skeleton.store.meta.OPEN_SCRIPT)
     stored = {k.decode() for k in redis_client.scan_iter(match=f"skeleton:{crawl}:*")}
     assert any(k.startswith(f"skeleton:{crawl}:entropy:") for k in stored)
     assert stored - {keys.workers} <= set(keys.all())

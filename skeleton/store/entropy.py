@@ -29,7 +29,7 @@ from skeleton.entropy.terms import pack_counts, unpack_counts
 from skeleton.store.keys import CrawlKeys, entropy_bucket, url_id
 
 __all__ = ["EntropyStore", "UPDATE_SCRIPT", "SCRIPT_CHUNK", "SCAN_BUCKETS", "snapshot", "term_weights",
-           "term_entropies"]
+           "term_entropies", "kept_terms", "every_kept_terms"]
 
 #: Buckets read per round trip by :meth:`EntropyStore.scan`.
 SCAN_BUCKETS = 128
@@ -317,3 +317,15 @@ def term_entropies(server: redis.Redis, keys: CrawlKeys, terms: Iterable[str]) -
     """EN of each term over the pages counted so far (0 for unseen terms)."""
     n, stats = snapshot(server, keys, terms)
     return {term: entropy(s, n) for term, s in stats.items()}
+
+
+def kept_terms(server: redis.Redis, keys: CrawlKeys, urls: list[str]) -> list[dict[str, int] | None]:
+    """The kept term counts (``:page_terms``) of each of ``urls``, one round trip:
+    None for a page whose terms are not kept (unreadable ones: ``{}``)."""
+    return [None if not blob else unpack_counts(blob) for blob in server.hmget(keys.page_terms, urls)]
+
+
+def every_kept_terms(server: redis.Redis, keys: CrawlKeys) -> Iterator[tuple[str, dict[str, int]]]:
+    """``(page URL, kept term counts)`` of every page whose terms the crawl kept."""
+    for url, blob in server.hscan_iter(keys.page_terms, count=1000):
+        yield _text(url), unpack_counts(blob)

