@@ -27,7 +27,8 @@ workers yields the same value (up to float rounding, ~1e-15 relative). The join
 is done where the statistics are stored, atomically, and is written there only
 (:data:`skeleton.store.entropy.UPDATE_SCRIPT`, tested against :func:`batch_entropy`);
 this module computes a batch's statistics (:func:`batch_statistics`) and EN from
-statistics (:func:`entropy`, :func:`weights`, the one place EN is written). The paper's worked example (Figure 5, n = 4) gives W(Term_A) =
+statistics (:func:`entropy`, :func:`weights`, the one place EN is written).
+The paper's worked example (Figure 5, n = 4) gives W(Term_A) =
 0.207519 and W(Term_B) = 0.374185.
 
 Edge cases: a term never seen (S = 0), seen on one page (df = 1) or a crawl of at

@@ -18,7 +18,7 @@ what keeps the offer made to it (:mod:`skeleton.hierarchy.aliases`).
 A redirect that closes a loop of aliases is given up: when the target's aliases
 lead back to the source (``/a`` and ``/b`` both linked, ``/a`` redirects to
 ``/b`` and ``/b`` to ``/a``: each redirect lands on a URL the dupefilter has seen,
-so neither would ever be a page), :data:`ALIAS_SCRIPT` records nothing and the
+so neither would ever be a page), :data:`skeleton.store.aliases.ALIAS_SCRIPT` records nothing and the
 middleware raises :class:`skeleton.middlewares.scope.RedirectGivenUp` with
 ``status`` ``redirect_loop``: the request's errback records its page as failed,
 under the URL last requested, and the other end stays its alias (the first of

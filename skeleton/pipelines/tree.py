@@ -1,6 +1,7 @@
 """Records the crawl's pages in Redis: page records and every offer of a parent.
 
-For each item one Lua script (:data:`skeleton.store.records.RECORD_SCRIPT`) stores the page record in ``:pages`` (the URLs the item
+For each item one Lua script (:data:`skeleton.store.records.RECORD_SCRIPT`) stores
+the page record in ``:pages`` (the URLs the item
 names as its ``aliases``, the URL a canonical link replaced, go to ``:aliases``
 first) and merges the
 page's offers (:mod:`skeleton.hierarchy.offers`: for each navigation link, the

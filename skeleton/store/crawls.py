@@ -14,8 +14,8 @@ from skeleton.store.keys import (CRAWLS, META_BASE, META_FINISH_REASON, META_FIN
 from skeleton.store.meta import FINISHED, crawl_ids, read_meta
 from skeleton.store.queue import workers_alive
 
-__all__ = ["CrawlInfo", "crawl_info", "crawl_counts", "queue_counts", "recorded_crawls", "crawl_keys_of", "delete_crawl",
-           "SCAN_COUNT"]
+__all__ = ["CrawlInfo", "crawl_info", "crawl_counts", "queue_counts", "recorded_crawls", "crawl_keys_of",
+           "delete_crawl", "SCAN_COUNT"]
 
 SCAN_COUNT = 1000
 

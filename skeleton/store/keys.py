@@ -6,20 +6,21 @@ raw bytes of their SHA-1, or a Bloom filter: ``skeleton.store.dupefilter``), ``:
 (hash: page URL -> JSON page record; a page that failed for good has a record
 with ``reason`` ``failed`` and its ``status``), ``:failed`` (hash: the URL of each
 page whose record is a failed one -> its status: an HTTP status code or an error
-kind, ``skeleton.pipelines.tree``), ``:offsite`` (hash: the URL of each page whose
+kind, ``skeleton.store.records``), ``:offsite`` (hash: the URL of each page whose
 record is a ``redirect_offsite`` one, a page redirecting out of the crawl's scope
 -> the URL it redirects to, ``skeleton.middlewares.scope``), ``:offers`` (hash: child URL -> JSON list
 of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
-``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
+``skeleton.store.records``), ``:tree`` (hash: child URL -> JSON ``{"parent",
 "depth"}``, the tree resolved when the crawl finished), ``:aliases`` (hash: a URL that
 redirected, or that another URL names: ``rel="canonical"``, duplicate content, a
-stripped parameter -> the URL it leads to, ``skeleton.middlewares.aliases``,
-``skeleton.middlewares.variants``), the URL variants learned from duplicate content
-(``skeleton.urlrules.duplicates``): ``:fingerprints`` (hash: :func:`url_id` of the
+stripped parameter -> the URL it leads to, ``skeleton.store.aliases``,
+``skeleton.store.variants``), the URL variants learned from duplicate content
+(``skeleton.urlrules.duplicates``, ``skeleton.store.variants``): ``:fingerprints`` (hash: :func:`url_id` of the
 page URL -> its content fingerprint, 8 raw bytes), ``:variants`` (hash: a simpler URL not fetched yet -> JSON list of
 ``[variant URL, kind, names, fingerprint]`` waiting for it), ``:votes`` (hash:
 ``q:NAME:same``/``q:NAME:diff``/``s:SEGMENT:...`` -> count) and ``:forms`` (set: URL
-paths that answered with a form only), and ``:meta`` (hash: base, mode,
+paths that answered with a form only), and ``:meta`` (hash, its fields named by the
+``META_*`` constants below and read and written by ``skeleton.store.meta``: base, mode,
 started, finished, finish_reason, ``edge_model`` (the crawl's JSON edge model),
 ``tree_pages`` (pages in the stored tree, set with it), and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template

