@@ -54,6 +54,7 @@ from skeleton.store.server import connect
 from skeleton.store.tree import resolve_recorded_tree, store_tree
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
@@ -82,7 +83,7 @@ def base_mismatch(crawl: str, stored: str, base: str) -> str:
             "refusing to mix two sites in one crawl (give another crawl id: -a crawl=ID)")
 
 
-def refuse_other_base(server: Any, keys: CrawlKeys, base: str) -> None:
+def refuse_other_base(server: Client, keys: CrawlKeys, base: str) -> None:
     """Raise ``ValueError`` if the crawl would resume a crawl of another base URL
     (its ``:meta`` base differs and it did not finish; a finished crawl starts
     afresh). :class:`CrawlLifecycle` checks the same when it opens, atomically."""
@@ -94,7 +95,7 @@ def refuse_other_base(server: Any, keys: CrawlKeys, base: str) -> None:
 class CrawlLifecycle:
     """Opens, budgets and finishes the skeleton spider's crawl in Redis."""
 
-    def __init__(self, crawler: Crawler, server: Any) -> None:
+    def __init__(self, crawler: Crawler, server: Client) -> None:
         self.crawler = crawler
         self.server = server
         spider = crawler.spider

@@ -54,6 +54,7 @@ from skeleton.store.queue import workers_alive
 from skeleton.store.server import connect
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
 __all__ = ["BarHandler", "CrawlProgress", "DEFAULT_INTERVAL", "bar_postfix", "bar_total", "progress_line",
@@ -149,7 +150,7 @@ class CrawlProgress:
     """Logs the crawl's progress every ``interval`` seconds, or shows it in a bar on
     a terminal (``bar``), and its summary at the end."""
 
-    def __init__(self, crawler: Crawler, server: Any, keys: CrawlKeys, interval: float,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys, interval: float,
                  bar: bool = True) -> None:
         self.crawler = crawler
         self.server = server

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 from urllib.parse import urljoin
 
 from scrapy.exceptions import NotConfigured
@@ -52,6 +52,7 @@ from skeleton.middlewares.scope import REDIRECT_LOOP, RedirectGivenUp, crawl_sco
 from skeleton.web.urls import canonical, in_scope, split_url
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
 __all__ = ["REDIRECT_STATUSES", "RedirectAliasMiddleware", "redirect_target"]
@@ -98,7 +99,7 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
 
 
 class RedirectAliasMiddleware:
-    def __init__(self, crawler: Crawler, server: Any, keys: CrawlKeys,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys,
                  meta_refresh_max_delay: float, ignore_tags: Sequence[str] = ("noscript",),
                  max_redirect_times: int = 20) -> None:
         self.crawler = crawler

@@ -55,6 +55,7 @@ from skeleton.wisdom.features import MISSING_PAGE_POLICIES
 from skeleton.wisdom.page import PageText, link_targets
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -81,7 +82,7 @@ def _entropy_counted(settings: Any) -> bool:
 class InformativeMiddleware:
     """Computes every HTML page's informative blocks and puts them on its item."""
 
-    def __init__(self, crawler: Crawler, server: Any, keys: CrawlKeys,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys,
                  stop: frozenset[str]) -> None:
         settings = crawler.settings
         self.crawler = crawler

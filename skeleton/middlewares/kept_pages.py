@@ -35,6 +35,7 @@ from skeleton.store.server import StoreError, connect
 from skeleton.store.writes import Write, submit
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -48,7 +49,7 @@ STATS_PREFIX = "skeleton/kept_pages"
 class KeptPagesMiddleware:
     """Keeps every HTML page's compressed body in ``:page_html``, in batches."""
 
-    def __init__(self, crawler: Crawler, server: Any, keys: CrawlKeys, max_bytes: int) -> None:
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys, max_bytes: int) -> None:
         self.crawler = crawler
         self.server = server
         self.keys = keys

