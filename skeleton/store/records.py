@@ -66,20 +66,12 @@ if (kind == '1' or kind == '2') and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1
   if not failed then return {0, fetched} end
 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-if KEYS[4] then
-  if kind == '2' then
-    redis.call('HSET', KEYS[4], ARGV[2], ARGV[6])
-  else
-    redis.call('HDEL', KEYS[4], ARGV[2])
-  end
+local function mark(key, on)
+  if not key then return end
+  if on then redis.call('HSET', key, ARGV[2], ARGV[6]) else redis.call('HDEL', key, ARGV[2]) end
 end
-if KEYS[5] then
-  if kind == '3' then
-    redis.call('HSET', KEYS[5], ARGV[2], ARGV[6])
-  else
-    redis.call('HDEL', KEYS[5], ARGV[2])
-  end
-end
+mark(KEYS[4], kind == '2')
+mark(KEYS[5], kind == '3')
 local bound = tonumber(ARGV[4])
 local changed = 0
 for i = 7, #ARGV - 2, 3 do
