@@ -7,7 +7,8 @@ time of each phase of the crawl's per-page work, as the middlewares run it:
 * ``parse``: ``parse_html``, once per page (shared by the middlewares and the spider);
 * entropy alone (``SKELETON_WISDOM_ENABLED = False``): ``terms``, the plain-text
   term counts (``page_terms``), and ``update``, the Redis script (one per page, on a
-  fresh embedded Redis) that counts the page and returns its terms' weights;
+  fresh embedded Redis) that counts the page and returns its terms' statistics, and
+  their weights computed from them (``EntropyStore.count_page``);
 * the default crawl's entropy (no WISDOM): the same ``terms``, on the reactor's
   thread, then ``batched``, the pages counted together in batches of ``--batch``
   pages (``EntropyStore.count_pages``: the batch merged in Python and one script
@@ -45,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import FIXTURES, commit, corpus_sites  # noqa: E402
 from skeleton.entropy.terms import page_terms, stop_words  # noqa: E402
-from skeleton.middlewares.entropy import EntropyStore  # noqa: E402
+from skeleton.store.entropy import EntropyStore  # noqa: E402
 from skeleton.store.kept import pack_page  # noqa: E402
 from skeleton.store.keys import CrawlKeys  # noqa: E402
 from skeleton.store.scheduler_state import DEFAULT_ACK_BATCH  # noqa: E402

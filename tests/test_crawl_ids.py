@@ -105,13 +105,13 @@ def test_a_crawl_id_of_another_base_is_not_resumed(serve, redis_settings, redis_
 @pytest_twisted.inlineCallbacks
 def test_a_crawl_that_cannot_be_opened_fetches_and_writes_nothing(serve, redis_settings, redis_client,
                                                                   monkeypatch) -> None:
-    import skeleton.extensions.lifecycle
+    import skeleton.store.meta
 
     crawl = "ids-open-failed"
     keys = CrawlKeys(crawl)
     redis_client.delete(*keys.all())
     redis_client.hset(keys.meta, mapping={"base": "x", "finish_reason": "shutdown"})
-    monkeypatch.setattr(skeleton.extensions.lifecycle, "OPEN_SCRIPT", "return redis.error_reply('no')")
+    monkeypatch.setattr(skeleton.store.meta, "OPEN_SCRIPT", "return redis.error_reply('no')")
     stats, items = yield crawl_in_process(project_settings(redis_settings), base=_tiny(serve),
                                           mode="bfs", crawl=crawl)
     assert stats["finish_reason"] == "open_failed" and items == []

@@ -10,7 +10,8 @@ from scrapy.signalmanager import SignalManager
 
 from skeleton.hierarchy.offers import MAX_OFFERS, folder_holds, kept_offers, offer_key, pack_offer, unpack_offers
 from skeleton.items import PageItem
-from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
+from skeleton.pipelines.tree import TreePipeline
+from skeleton.store.records import RECORD_SCRIPT
 from skeleton.store.keys import CrawlKeys
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.store.tree import (crawl_edges, load_hash, pack_record, resolve_recorded_tree, stored_offers,
@@ -37,7 +38,7 @@ def stored(client, keys: CrawlKeys) -> dict[str, list[tuple[str, str]]]:
 
 @pytest.fixture
 def script(redis_client):
-    return redis_client.register_script(OFFER_SCRIPT)
+    return redis_client.register_script(RECORD_SCRIPT)
 
 
 def _pages() -> dict[str, dict[str, dict]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from decimal import Decimal, getcontext
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,9 @@ from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
 from skeleton.store.scheduler import flush_requested
-from skeleton.middlewares.entropy import SCRIPT_CHUNK, EntropyMiddleware, EntropyStore
+from skeleton.middlewares.entropy import EntropyMiddleware
+from skeleton.entropy.statistics import entropy
+from skeleton.store.entropy import SCRIPT_CHUNK, EntropyStore
 from skeleton.store.entropy import term_weights
 from skeleton.store.keys import ENTROPY_BUCKETS, LONG_TERM, CrawlKeys, entropy_bucket, url_id
 from skeleton.store.server import connect
@@ -38,6 +41,17 @@ def batch_en(per_page: list[int], n: int) -> float:
     if n <= 1 or len(positive) <= 1:
         return 0.0
     return float(scipy_entropy(np.array(positive, dtype=float), base=n))
+
+
+def exact_en(counts: list[int], n: int) -> float:
+    """EN with 60-digit decimals (a reference where floats lose digits)."""
+    getcontext().prec = 60
+    positive = [Decimal(c) for c in counts if c > 0]
+    total = sum(positive)
+    if n <= 1 or len(positive) <= 1:
+        return 0.0
+    h = -sum((c / total) * (c / total).ln() for c in positive)
+    return float(h / Decimal(n).ln())
 
 
 def check_against_batch(store: EntropyStore, pages: dict[str, dict[str, int]]) -> None:
@@ -133,6 +147,33 @@ def test_the_update_returns_the_page_weights_read_later(redis_client, crawl_keys
     assert not counted and store.page_count() == 4
     assert round(weights["a"], 6) == 0.207519 and round(weights["b"], 6) == 0.374185
     assert store.count_page("http://h/empty", {}) == (True, {})
+
+
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(min_value=1, max_value=10**30), min_size=1, max_size=12),
+       st.integers(min_value=0, max_value=10**6))
+def test_joined_statistics_of_very_large_counts_stay_finite_and_exact(redis_client, crawl_keys,
+                                                                      counts, extra) -> None:
+    """The store's join (page by page) keeps EN exact where S ln S - Q would not."""
+    redis_client.delete(*crawl_keys.all())
+    store = EntropyStore(redis_client, crawl_keys, keep_page_terms=False)
+    for i, tf in enumerate(counts):
+        assert store.add_page(f"http://h/{i}", {"t": tf})
+    n = len(counts) + extra  # pages without the term count in n too
+    en = entropy(store.snapshot(["t"])[1]["t"], n)
+    assert math.isfinite(en) and 0.0 <= en <= 1.0
+    assert math.isclose(en, exact_en(counts, n), rel_tol=1e-9, abs_tol=1e-15)
+
+
+def test_a_concentrated_term_keeps_relative_precision(redis_client, crawl_keys) -> None:
+    # the naive ln S - Q/S form cancels to 0 here; the stored spread does not
+    store = EntropyStore(redis_client, crawl_keys, keep_page_terms=False)
+    store.add_page("http://h/a", {"t": 10**15})
+    counted, weights = store.count_page("http://h/b", {"t": 1})
+    en = store.entropies(["t"])["t"]
+    assert counted and en > 0 and math.isclose(en, exact_en([10**15, 1], 2), rel_tol=1e-9)
+    assert weights["t"] == 1.0 - en
 
 
 def _calls(redis_client) -> dict[str, int]:
@@ -337,7 +378,7 @@ def test_crawl_fills_the_entropy_keys_and_scrapy_entropy_lists_them(
     assert stats["skeleton/entropy/pages"] == len(html)
     assert redis_client.smembers(keys.entropy_pages) == {url_id(i["url"]) for i in html}
     # every key of the crawl is one of CrawlKeys.all(), which a finished crawl starting
-    # afresh deletes (skeleton.extensions.lifecycle.OPEN_SCRIPT)
+    # afresh deletes (skeleton.store.meta.OPEN_SCRIPT)
     stored = {k.decode() for k in redis_client.scan_iter(match=f"skeleton:{crawl}:*")}
     assert any(k.startswith(f"skeleton:{crawl}:entropy:") for k in stored)
     assert stored - {keys.workers} <= set(keys.all())

@@ -11,6 +11,8 @@ from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.arborescence import _components, best_tree
 from skeleton.hierarchy.facts import offer_facts, page_facts
 from skeleton.hierarchy.features import candidate_edges
+from skeleton.hierarchy.recorded import recorded_facts as hierarchy_recorded_facts
+from skeleton.hierarchy.recorded import resolve_recorded
 from skeleton.hierarchy.offers import pack_offer
 from skeleton.hierarchy.resolve import resolve_tree
 from skeleton.sew.model import load_model
@@ -153,6 +155,24 @@ def test_the_facts_keep_what_resolution_reads(redis_client) -> None:
     # one string per URL, however many pages name it
     assert len({id(o.origin) for os_ in offer_lists.values() for o in os_ if o.origin == B}) == 1
     redis_client.delete(*keys.all())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_tree_of_records_read_one_at_a_time_is_the_tree_in_memory(seed: int) -> None:
+    """Pure (no Redis): the records and offers handed over one at a time, in any
+    order, give the tree of :func:`apply_aliases` over all of them."""
+    pages, offers, aliases = synthetic_crawl(seed)
+    rng = random.Random(seed)
+    records, offer_items = list(pages.items()), list(offers.items())
+    rng.shuffle(records)
+    rng.shuffle(offer_items)
+    model = load_model(None).edges
+    expected = resolve_tree(*apply_aliases(B, pages, offers, aliases), model)
+    assert resolve_recorded(B, list(pages), iter(records), aliases, iter(offer_items), model) == expected
+    # a record of a URL not listed (stored after the listing) is left out
+    late = iter([*records, (B + "late.html", {"url": B + "late.html", "nav_links": []})])
+    root, facts, _ = hierarchy_recorded_facts(B, list(pages), late, aliases, iter(offer_items))
+    assert root == B and B + "late.html" not in facts
 
 
 def test_offer_and_page_facts_apply_the_features_defaults() -> None:

@@ -13,15 +13,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import redis
 from scrapy.exceptions import UsageError
 
 from skeleton.redact import redact_text, redact_url
-from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
-from skeleton.store.server import connect, redis_url
-from skeleton.store.tree import load_hash
+from skeleton.store.keys import META_RESUMED, META_STARTED, CrawlKeys, valid_crawl_id
+from skeleton.store.meta import crawl_ids, is_recorded, meta_fields
+from skeleton.store.server import StoreError, connect, ping, redis_url
 
-__all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
+__all__ = ["text", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
            "recorded_crawl"]
 
 
@@ -36,15 +35,11 @@ def no_arguments(args: list[str]) -> None:
         raise UsageError(f"unexpected arguments: {' '.join(args)}")
 
 
-def _known(server: Any) -> list[str]:
-    return sorted(text(c) for c in server.smembers(CRAWLS))
-
-
 def check_crawl(server: Any, crawl: str) -> str:
     """``crawl`` if it is a recorded crawl id, else a usage error naming the known ones."""
-    if valid_crawl_id(crawl) and server.sismember(CRAWLS, crawl):
+    if valid_crawl_id(crawl) and is_recorded(server, crawl):
         return crawl
-    known = ", ".join(_known(server)) or "none"
+    known = ", ".join(crawl_ids(server)) or "none"
     raise UsageError(f"no crawl {crawl!r} recorded (known crawls: {known})")
 
 
@@ -53,10 +48,10 @@ def pick_crawl(server: Any, crawl: str | None) -> str:
     recently started or resumed crawl (ties: the greatest id)."""
     if crawl:
         return check_crawl(server, crawl)
-    crawls = _known(server)
+    crawls = crawl_ids(server)
     if not crawls:
         raise UsageError("no crawl recorded yet: run 'scrapy crawl skeleton -a base=URL' first")
-    latest = {c: max(map(text, server.hmget(CrawlKeys(c).meta, "started", "resumed"))) for c in crawls}
+    latest = {c: max(meta_fields(server, CrawlKeys(c), META_STARTED, META_RESUMED)) for c in crawls}
     return max(crawls, key=lambda c: (latest[c], c))
 
 
@@ -73,14 +68,14 @@ def probe_redis(settings: Any, check: Callable[[Any], None] | None = None) -> No
         except ValueError as exc:  # a malformed URL
             raise UsageError(f"bad REDIS_URL {redact_url(url)}: {redact_text(exc, url)}") from None
         try:
-            client.ping()
+            ping(client)
             if check is not None:
                 check(client)
         finally:
             client.close()
     except ValueError as exc:
         raise UsageError(redact_text(exc, url)) from None
-    except (redis.RedisError, OSError) as exc:
+    except (StoreError, OSError) as exc:
         raise UsageError(f"cannot reach Redis at {redact_url(url)}: {redact_text(exc, url)}") from None
 
 

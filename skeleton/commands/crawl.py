@@ -36,16 +36,15 @@ from skeleton.store import outage
 from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.extensions.lifecycle import (BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base,
-                                           unfinished_crawls_of)
+from skeleton.extensions.lifecycle import BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base
 from skeleton.spiders.skeleton import BASE_FAILED_STAT, BASE_REDIRECT_STAT
-from skeleton.commands._recorded import text
 from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
 from skeleton.hierarchy.aliases import final_url
 from skeleton.setting_types import SettingTypeError, check_setting_types
-from skeleton.store.keys import CrawlKeys
+from skeleton.store.keys import META_BASE, META_FINISH_REASON, META_TREE_PAGES, CrawlKeys
+from skeleton.store.meta import FINISHED, is_opened, read_meta, unfinished_crawls_of
 from skeleton.store.server import connect
-from skeleton.store.tree import load_hash, stored_aliases
+from skeleton.store.tree import stored_aliases, stored_tree
 from skeleton.output import OutputError
 from skeleton.store.scheduler import check_settings, refuse_flush
 
@@ -147,7 +146,7 @@ class Command(crawl.Command):
             keys = CrawlKeys(crawl_id)
             if base:
                 refuse_other_base(client, keys, base)
-                if default_id and not client.exists(keys.meta):
+                if default_id and not is_opened(client, keys):
                     self._hint_other_crawls(client, crawl_id, base, spider_args.get("mode"))
             refuse_flush(client, keys, self.settings)
 
@@ -220,12 +219,12 @@ class Command(crawl.Command):
         try:
             server = connect(self.settings, retries=0)
             try:
-                meta = {text(k): text(v) for k, v in server.hgetall(keys.meta).items()}
-                if not (meta.get("finish_reason") == "finished" and meta.get("tree_pages")):
+                meta = read_meta(server, keys)
+                if not (meta.get(META_FINISH_REASON) == FINISHED and meta.get(META_TREE_PAGES)):
                     logger.info("feeds keep parent and depth null: the crawl's last worker resolves its tree")
                     return
-                positions = tree_positions(final_url(meta.get("base", ""), stored_aliases(server, keys)),
-                                           load_hash(server, keys.tree))
+                positions = tree_positions(final_url(meta.get(META_BASE, ""), stored_aliases(server, keys)),
+                                           stored_tree(server, keys))
             finally:
                 server.close()
             for path, fmt in feeds:

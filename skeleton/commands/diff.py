@@ -18,7 +18,8 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from skeleton.commands._output import check_output_option, closed_stdout_ok, write_output
-from skeleton.commands._recorded import check_crawl, load_hash, redis_client
+from skeleton.commands._recorded import check_crawl, redis_client
+from skeleton.store.tree import stored_pages
 from skeleton.commands.tree import crawl_tree
 from skeleton.diff import Skeleton, diff_skeletons, marked_tree, render_diff, tree_parents
 from skeleton.exports.diagram import to_svg
@@ -36,7 +37,7 @@ def load_skeleton_tree(server: Any, crawl: str) -> tuple[Skeleton, dict[str, Any
     """The skeleton of a recorded crawl, with its pages' navigation flags, and its
     nested tree."""
     keys = CrawlKeys(check_crawl(server, crawl))
-    pages = {url: r for url, r in load_hash(server, keys.pages).items() if isinstance(r, dict)}
+    pages = {url: r for url, r in stored_pages(server, keys).items() if isinstance(r, dict)}
     tree = crawl_tree(server, keys, pages)
     parents = tree_parents(tree)
     navigation = {url: bool(pages[url].get("is_navigation")) for url in parents}

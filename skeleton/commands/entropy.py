@@ -14,7 +14,7 @@ from scrapy.exceptions import UsageError
 from skeleton.commands._output import closed_stdout_ok
 from skeleton.commands._recorded import no_arguments, recorded_crawl
 from skeleton.entropy.statistics import EMPTY, TermStats, entropy, weight
-from skeleton.middlewares.entropy import EntropyStore
+from skeleton.store.entropy import EntropyStore
 
 __all__ = ["Command", "term_report", "render_report"]
 

@@ -26,12 +26,12 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from skeleton.commands._output import check_output_option, write_output
-from skeleton.commands._recorded import no_arguments, recorded_crawl, text
+from skeleton.commands._recorded import no_arguments, recorded_crawl
 from skeleton.entropy.statistics import weight
-from skeleton.entropy.terms import unpack_counts
-from skeleton.middlewares.entropy import EntropyStore, configured_stop_words
+from skeleton.middlewares.entropy import configured_stop_words
+from skeleton.store.entropy import EntropyStore, every_kept_terms
 from skeleton.middlewares.informative import DEFAULT_WEIGHT
-from skeleton.store.kept import kept_pages
+from skeleton.store.kept import has_kept_pages, kept_pages
 from skeleton.store.keys import CrawlKeys
 from skeleton.web.dom import parse_html
 from skeleton.wisdom import WisdomParams, informative_blocks
@@ -51,8 +51,7 @@ def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: Wis
     store = EntropyStore(server, keys, keep_page_terms=False)
     n = store.page_count()
     weights = {term: weight(stats, n) for term, stats in store.scan()} if n else None
-    linked = {text(url): frozenset(unpack_counts(blob))
-              for url, blob in server.hscan_iter(keys.page_terms, count=1000)}
+    linked = {url: frozenset(counts) for url, counts in every_kept_terms(server, keys)}
     if not linked:
         linked = {url: frozenset(scan_page(parse_html(body, encoding), stop=stop).counts())
                   for url, body, _, encoding in kept_pages(server, keys)}
@@ -100,7 +99,7 @@ class Command(ScrapyCommand):
         params = WisdomParams(missing_page=missing)
         default = min(1.0, max(0.0, settings.getfloat("SKELETON_WISDOM_DEFAULT_WEIGHT", DEFAULT_WEIGHT)))
         with recorded_crawl(settings, opts.crawl) as (server, keys):
-            if not server.hlen(keys.page_html):
+            if not has_kept_pages(server, keys):
                 raise UsageError(f"crawl {keys.crawl!r} kept no pages: crawl with "
                                  "-s SKELETON_KEEP_PAGES=True (or -a analyses=wisdom)")
             def write(out: IO[str]) -> None:

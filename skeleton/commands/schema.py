@@ -18,8 +18,9 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from skeleton.commands._output import check_output_option, write_output
-from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl
-from skeleton.middlewares.entropy import EntropyStore
+from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.store.tree import stored_pages
+from skeleton.store.entropy import EntropyStore
 from skeleton.schema.export import to_graphml, to_json
 from skeleton.schema.hook import page_sections
 from skeleton.schema.site import SiteSchema, site_schema
@@ -36,7 +37,7 @@ def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema
     records carry (``-a analyses=schema``), or else those of the pages it kept
     (``SKELETON_KEEP_PAGES``), computed now."""
     with recorded_crawl(settings, crawl) as (server, keys):
-        records = load_hash(server, keys.pages)
+        records = stored_pages(server, keys)
         pages = {url: r["sections"] for url, r in records.items()
                  if isinstance(r, dict) and isinstance(r.get("sections"), list)}
         if records and not pages:

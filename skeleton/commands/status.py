@@ -20,10 +20,13 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 
 from skeleton.commands._output import closed_stdout_ok
-from skeleton.commands._recorded import no_arguments, recorded_crawl, text
+from skeleton.commands._recorded import no_arguments, recorded_crawl
 from skeleton.exports.safe import text_line
-from skeleton.store.keys import META_DEAD_LETTERS
 from skeleton.store.liveness import workers_alive
+from skeleton.store.crawls import crawl_counts
+from skeleton.store.keys import (META_BASE, META_DEAD_LETTERS, META_FINISH_REASON, META_FINISHED, META_MODE,
+                                 META_RESUMED, META_STARTED)
+from skeleton.store.meta import FINISHED, read_meta
 from skeleton.store.sitemap import sitemap_report, stored_files
 
 __all__ = ["Command", "SHOWN_URLS", "crawl_status"]
@@ -33,10 +36,10 @@ SHOWN_URLS = 50
 
 
 def _state(meta: dict[str, str], alive: int) -> str:
-    reason = meta.get("finish_reason", "")
+    reason = meta.get(META_FINISH_REASON, "")
     if alive:
         return "running"
-    if reason == "finished":
+    if reason == FINISHED:
         return "finished"
     if reason:
         return f"stopped ({reason})"
@@ -46,28 +49,23 @@ def _state(meta: dict[str, str], alive: int) -> str:
 def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
     """Counts and metadata of a crawl (the most recent one if ``crawl`` is None)."""
     with recorded_crawl(settings, crawl) as (server, keys):
-        meta = {text(k): text(v) for k, v in server.hgetall(keys.meta).items()}
+        meta = read_meta(server, keys)
         alive = workers_alive(server, keys, settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0))
-        pipe = server.pipeline(transaction=False)
-        pipe.hlen(keys.pages).llen(keys.requests).zcard(keys.leases).hlen(keys.offers)
-        pipe.type(keys.dupefilter).llen(keys.dead).hvals(keys.failed).hlen(keys.offsite)
-        pages, queued, in_flight, edges, df_type, dead_kept, failed, offsite = pipe.execute()
-        kind = {"set": "set", "string": "bloom"}.get(text(df_type), "empty")
-        size = (int(server.scard(keys.dupefilter)) if kind == "set"
-                else int(server.strlen(keys.dupefilter)) if kind == "bloom" else 0)
+        counts = crawl_counts(server, keys)
         report = sitemap_report(server, keys)
         sitemap = None if report is None else {"files": len(stored_files(server, keys)), **report.as_dict()}
-    return {"crawl": keys.crawl, "base": meta.get("base", ""), "mode": meta.get("mode", ""),
-            "state": _state(meta, alive), "started": meta.get("started", ""),
-            "resumed": meta.get("resumed", ""), "finished": meta.get("finished", ""),
-            "finish_reason": meta.get("finish_reason", ""),
-            "pages_done": int(pages), "failed_pages": len(failed),
-            "failed_by_status": dict(sorted(Counter(map(text, failed)).items())),
-            "redirect_offsite": int(offsite),
-            "queued": int(queued), "in_flight": int(in_flight),
-            "workers_alive": alive, "offered_pages": int(edges),
-            "dupefilter": kind, "dupefilter_size": size,
-            "dead_letters": max(int(meta.get(META_DEAD_LETTERS) or 0), int(dead_kept)),
+    failed = counts["failed"]
+    return {"crawl": keys.crawl, "base": meta.get(META_BASE, ""), "mode": meta.get(META_MODE, ""),
+            "state": _state(meta, alive), "started": meta.get(META_STARTED, ""),
+            "resumed": meta.get(META_RESUMED, ""), "finished": meta.get(META_FINISHED, ""),
+            "finish_reason": meta.get(META_FINISH_REASON, ""),
+            "pages_done": counts["pages"], "failed_pages": len(failed),
+            "failed_by_status": dict(sorted(Counter(failed).items())),
+            "redirect_offsite": counts["offsite"],
+            "queued": counts["queued"], "in_flight": counts["in_flight"],
+            "workers_alive": alive, "offered_pages": counts["offered"],
+            "dupefilter": counts["dupefilter"], "dupefilter_size": counts["dupefilter_size"],
+            "dead_letters": max(int(meta.get(META_DEAD_LETTERS) or 0), counts["dead_kept"]),
             "dead_letters_key": keys.dead, "sitemap": sitemap}
 
 

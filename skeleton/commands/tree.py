@@ -12,8 +12,9 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from skeleton.commands._output import check_output_option, closed_stdout_ok, write_output
-from skeleton.commands._recorded import load_hash, no_arguments, recorded_crawl, text
-from skeleton.store.keys import CrawlKeys
+from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.store.keys import META_BASE, CrawlKeys
+from skeleton.store.meta import fetched_count, meta_fields
 from skeleton.tree import build_tree, failed_status, render_csv, render_text
 from skeleton.exports.diagram import to_svg
 from skeleton.exports.graphml import to_graphml
@@ -22,7 +23,7 @@ from skeleton.exports.sitemap import MAX_URLS, sitemap_files, sitemap_urls
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
 from skeleton.store.sitemap import sitemap_report
-from skeleton.store.tree import crawl_edges, stored_aliases
+from skeleton.store.tree import crawl_edges, stored_aliases, stored_pages
 
 __all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
 
@@ -37,7 +38,7 @@ def crawl_tree(server: Any, keys: CrawlKeys,
     """The nested tree of a recorded crawl's fetched ``pages``, from its base URL
     along the resolved tree (stored when the crawl finished, else resolved now from
     every page's offers); a usage error if the root page was not fetched."""
-    root = final_url(text(server.hget(keys.meta, "base")), stored_aliases(server, keys))
+    root = final_url(meta_fields(server, keys, META_BASE)[0], stored_aliases(server, keys))
     try:
         edges = crawl_edges(server, keys, dict(pages))
     except EdgeModelError as exc:
@@ -53,9 +54,9 @@ def load_crawl_tree(settings: Any, crawl: str | None) -> tuple[str, dict[str, An
     the pages the crawl analysed (``:meta`` field ``fetched``: a page fetched under
     two URLs, or twice, counts twice), at least its recorded pages that did not fail."""
     with recorded_crawl(settings, crawl) as (server, keys):
-        pages = load_hash(server, keys.pages)
+        pages = stored_pages(server, keys)
         try:
-            fetched = int(server.hget(keys.meta, "fetched") or 0)
+            fetched = fetched_count(server, keys)
         except ValueError:
             fetched = 0
         analysed = sum(1 for record in pages.values() if failed_status(record) is None)
@@ -69,7 +70,7 @@ def load_crawl_pages_tree(settings: Any,
     root: ``"sitemap": {"urls", "matched", "orphans", "missing"}``
     (:func:`skeleton.store.sitemap.sitemap_report`; no node is added)."""
     with recorded_crawl(settings, crawl) as (server, keys):
-        pages = load_hash(server, keys.pages)
+        pages = stored_pages(server, keys)
         tree = crawl_tree(server, keys, pages)
         report = sitemap_report(server, keys)
         if report is not None:

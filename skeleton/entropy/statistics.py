@@ -17,14 +17,18 @@ on n, so a page updates only its own terms and EN is exact at read time:
 
 Then EN = G / (S ln n). G is kept instead of Q because ``ln S - Q/S`` cancels
 catastrophically for concentrated terms; G is updated with non-negative terms
-only (no cancellation): adding a page with frequency t to (S, G) gives
+only (no cancellation): joining a set of pages with total t and spread G_t to
+(S, G) gives
 
-    G' = G + S log1p(t / S) + t log1p(S / t),
+    G' = G + G_t + S log1p(t / S) + t log1p(S / t),
 
-and merging two disjoint page sets gives the same expression with t, G_t for
-the second set, so the statistics form a commutative monoid: any arrival order
-or split across workers yields the same value (up to float rounding, ~1e-15
-relative). The paper's worked example (Figure 5, n = 4) gives W(Term_A) =
+so the statistics form a commutative monoid: any arrival order or split across
+workers yields the same value (up to float rounding, ~1e-15 relative). The join
+is done where the statistics are stored, atomically, and is written there only
+(:data:`skeleton.store.entropy.UPDATE_SCRIPT`, tested against :func:`batch_entropy`);
+this module computes a batch's statistics (:func:`batch_statistics`) and EN from
+statistics (:func:`entropy`, :func:`weights`, the one place EN is written).
+The paper's worked example (Figure 5, n = 4) gives W(Term_A) =
 0.207519 and W(Term_B) = 0.374185.
 
 Edge cases: a term never seen (S = 0), seen on one page (df = 1) or a crawl of at
@@ -40,8 +44,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TermStats", "EMPTY", "add_page", "merge", "from_counts", "batch_statistics", "entropy",
-           "weight", "batch_entropy", "encode", "decode"]
+__all__ = ["TermStats", "EMPTY", "batch_statistics", "entropy", "weight", "weights", "batch_entropy",
+           "encode", "decode"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,40 +67,6 @@ _TABLE_SIZE = 1024
 _TF_LOG_TF = [0.0] + [tf * math.log(tf) for tf in range(1, _TABLE_SIZE)]
 
 
-def _joined_spread(s1: float, g1: float, s2: float, g2: float) -> float:
-    """G of the union of two disjoint page sets with totals s1, s2 > 0."""
-    return g1 + g2 + s1 * math.log1p(s2 / s1) + s2 * math.log1p(s1 / s2)
-
-
-def add_page(stats: TermStats, tf: int) -> TermStats:
-    """The statistics after one more page containing the term ``tf`` times
-    (``tf <= 0``: the page does not contain it, nothing changes)."""
-    if tf <= 0:
-        return stats
-    if stats.total <= 0:
-        return TermStats(tf, 1, 0.0)
-    spread = _joined_spread(float(stats.total), stats.spread, float(tf), 0.0)
-    return TermStats(stats.total + tf, stats.pages + 1, spread)
-
-
-def merge(a: TermStats, b: TermStats) -> TermStats:
-    """The statistics of two disjoint page sets together."""
-    if a.total <= 0:
-        return b
-    if b.total <= 0:
-        return a
-    spread = _joined_spread(float(a.total), a.spread, float(b.total), b.spread)
-    return TermStats(a.total + b.total, a.pages + b.pages, spread)
-
-
-def from_counts(counts: Iterable[int]) -> TermStats:
-    """The statistics of a term from its per-page frequencies (zeros ignored)."""
-    stats = EMPTY
-    for tf in counts:
-        stats = add_page(stats, tf)
-    return stats
-
-
 def batch_statistics(pages: Iterable[Mapping[str, int]]
                      ) -> tuple[list[str], list[int], list[int], list[float]]:
     """The statistics of a batch of pages, per term, as four parallel lists: the
@@ -106,7 +76,7 @@ def batch_statistics(pages: Iterable[Mapping[str, int]]
     G = S ln S - sum_j tf_j ln tf_j, computed directly (0 for a term of one page;
     terms with tf = 1 add nothing to the sum): within a batch S is small, so the
     subtraction loses at most ~1e-13 relative, and joining the batch with the stored
-    statistics (:func:`merge`) is as order-free as page-by-page updates. Costs one
+    statistics (the store's join) is as order-free as page-by-page updates. Costs one
     C-level count per page and Python work only for the terms a page repeats."""
     df: Counter[str] = Counter()
     repeats: dict[str, int] = {}  # sum of (tf - 1)
@@ -126,19 +96,36 @@ def batch_statistics(pages: Iterable[Mapping[str, int]]
     return terms, totals, pages_of, spreads
 
 
-def entropy(stats: TermStats, n: int) -> float:
-    """EN of a term over ``n`` pages, in [0, 1]."""
-    if n <= 1 or stats.total <= 0 or stats.pages <= 1 or not stats.spread > 0:
+def _entropy(total: float, pages: float, spread: float, log_n: float) -> float:
+    """EN = G / (S ln n), clamped to [0, 1]; 0 for a term of at most one page
+    (the one place the formula is written: :func:`entropy`, :func:`weights`)."""
+    if total <= 0 or pages <= 1 or not spread > 0:
         return 0.0
-    value = stats.spread / (float(stats.total) * math.log(n))
+    value = spread / (total * log_n)
     if not math.isfinite(value):
         return 0.0
     return min(1.0, max(0.0, value))
 
 
+def entropy(stats: TermStats, n: int) -> float:
+    """EN of a term over ``n`` pages, in [0, 1]."""
+    if n <= 1:
+        return 0.0
+    return _entropy(float(stats.total), stats.pages, stats.spread, math.log(n))
+
+
 def weight(stats: TermStats, n: int) -> float:
     """W = 1 - EN of a term over ``n`` pages, in [0, 1]."""
     return 1.0 - entropy(stats, n)
+
+
+def weights(rows: Iterable[tuple[float, float, float]], n: int) -> list[float]:
+    """W of each ``(S, df, G)`` row over ``n`` pages: :func:`weight` of each, without
+    building a :class:`TermStats` per term (the statistics a store returns)."""
+    if n <= 1:
+        return [1.0 for _ in rows]
+    log_n = math.log(n)
+    return [1.0 - _entropy(total, pages, spread, log_n) for total, pages, spread in rows]
 
 
 def batch_entropy(counts: Iterable[int], n: int) -> float:
@@ -153,7 +140,7 @@ def batch_entropy(counts: Iterable[int], n: int) -> float:
 
 
 def encode(stats: TermStats) -> bytes:
-    """Storage form (the Redis script writes the same, :data:`skeleton.middlewares.entropy.UPDATE_SCRIPT`),
+    """Storage form (the Redis script writes the same, :data:`skeleton.store.entropy.UPDATE_SCRIPT`),
     as small as a term's statistics allow, since a crawl keeps one per term:
 
     * a term seen on one page (df = 1, G = 0; about half the vocabulary): S in decimal

@@ -5,14 +5,14 @@ any other spider); it keeps its own Redis client (:func:`skeleton.store.server.c
 
 **Open** (``spider_opened``): a crawl id whose previous run finished (reason
 ``finished``) is reset and crawled afresh; an interrupted one resumes from its queue
-and dupefilter (one script, :data:`OPEN_SCRIPT`, so workers starting together reset
+and dupefilter (one script, :data:`skeleton.store.meta.OPEN_SCRIPT`, so workers starting together reset
 it once), unless it was started with another base URL: then nothing is written, one
 error line names both bases, the stat ``skeleton/base_mismatch`` holds the stored
 base and the crawl stops before fetching anything (reason :data:`BASE_MISMATCH`;
 ``scrapy crawl`` refuses it before starting, :func:`refuse_other_base`). The crawl's
 ``:meta`` gets base, mode, depth, max_pages and edge_model, ``started`` when the crawl
 starts (kept when it resumes) and ``resumed`` when a run resumes it (see
-:data:`OPEN_SCRIPT`), and its id joins ``CRAWLS``.
+:data:`skeleton.store.meta.OPEN_SCRIPT`), and its id joins ``CRAWLS``.
 
 **Run budget** (``-a max_pages=N``): the first worker of a run sets ``:meta``
 ``budget_until`` to the pages of earlier runs plus N; workers joining while it runs
@@ -44,18 +44,21 @@ from scrapy.utils.defer import deferred_from_coro
 
 from skeleton.pipelines.tree import page_stored
 from skeleton.store import outage
-from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
+from skeleton.store.keys import (META_BASE, META_DEPTH, META_EDGE_MODEL, META_FINISH_REASON, META_MAX_PAGES,
+                                 META_MODE, CrawlKeys)
+from skeleton.store.meta import (add_crawl, budget_until, fetched_count, finish_crawl, meta_fields, open_crawl,
+                                 other_base, record_depths, set_budget_until)
+from skeleton.store.records import page_count
 from skeleton.store.liveness import workers_alive
 from skeleton.store.server import connect
 from skeleton.store.tree import resolve_recorded_tree, store_tree
 
 if TYPE_CHECKING:
-    import redis
+    from skeleton.store.server import Client
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
-__all__ = ["CrawlLifecycle", "OPEN_SCRIPT", "BASE_MISMATCH", "OPEN_FAILED", "CRAWL_PAGES_STAT", "refuse_other_base",
-           "unfinished_crawls_of"]
+__all__ = ["CrawlLifecycle", "BASE_MISMATCH", "OPEN_FAILED", "CRAWL_PAGES_STAT", "refuse_other_base"]
 
 logger = logging.getLogger(__name__)
 
@@ -63,42 +66,11 @@ logger = logging.getLogger(__name__)
 #: finishes it; ``scrapy crawl`` exits with 1 when a finished crawl recorded none
 CRAWL_PAGES_STAT = "skeleton/crawl_pages"
 
-#: KEYS: meta, then the crawl's keys to delete if it finished. ARGV: the crawl's
-#: base URL, the time now, ``1`` if no other worker of the crawl is alive (this one
-#: starts a run) else ``0``, then field/value pairs to set. ``started`` is set when
-#: the crawl starts (new, or afresh after a finished run) and kept when it resumes;
-#: ``resumed`` is set when a run starts on a crawl started before (stopped, or
-#: interrupted with no worker alive), not when a worker joins a running crawl.
-#: Returns ``{1, ''}`` if the crawl was reset, ``{0, ''}`` if it goes on, or
-#: ``{-1, stored base}`` (nothing written) if it would resume a crawl started with
-#: another base URL.
-OPEN_SCRIPT = """
-local reset = 0
-local stopped = redis.call('HGET', KEYS[1], 'finish_reason')
-if stopped == 'finished' then
-  redis.call('DEL', unpack(KEYS))
-  reset = 1
-  stopped = false
-else
-  local stored = redis.call('HGET', KEYS[1], 'base')
-  if stored and stored ~= ARGV[1] then return {-1, stored} end
-end
-redis.call('HDEL', KEYS[1], 'finished', 'finish_reason')
-if redis.call('HSETNX', KEYS[1], 'started', ARGV[2]) == 0 and (stopped or ARGV[3] == '1') then
-  redis.call('HSET', KEYS[1], 'resumed', ARGV[2])
-end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
-return {reset, ''}
-"""
 #: finish reason of a crawl refused at open: its crawl id holds an unfinished
 #: crawl of another base URL
 BASE_MISMATCH = "base_mismatch"
 #: finish reason of a crawl whose opening failed otherwise (not refused, Redis there)
 OPEN_FAILED = "open_failed"
-
-
-def _text(value: bytes | str | None) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
 
 
 def _now() -> str:
@@ -111,35 +83,19 @@ def base_mismatch(crawl: str, stored: str, base: str) -> str:
             "refusing to mix two sites in one crawl (give another crawl id: -a crawl=ID)")
 
 
-def refuse_other_base(server: redis.Redis, keys: CrawlKeys, base: str) -> None:
+def refuse_other_base(server: Client, keys: CrawlKeys, base: str) -> None:
     """Raise ``ValueError`` if the crawl would resume a crawl of another base URL
     (its ``:meta`` base differs and it did not finish; a finished crawl starts
     afresh). :class:`CrawlLifecycle` checks the same when it opens, atomically."""
-    stored, reason = map(_text, server.hmget(keys.meta, "base", "finish_reason"))
-    if stored and stored != base and reason != "finished":
+    stored = other_base(server, keys, base)
+    if stored:
         raise ValueError(base_mismatch(keys.crawl, stored, base))
-
-
-def unfinished_crawls_of(server: redis.Redis, base: str, mode: str) -> list[str]:
-    """The recorded crawl ids holding an unfinished crawl of ``base`` in ``mode``
-    (e.g. under a default id computed the former way, before the hash)."""
-    crawls = sorted(map(_text, server.smembers(CRAWLS)))
-    crawls = [c for c in crawls if valid_crawl_id(c)]
-    pipe = server.pipeline(transaction=False)
-    for crawl in crawls:
-        pipe.hmget(CrawlKeys(crawl).meta, "base", "mode", "finish_reason")
-    found = []
-    for crawl, fields in zip(crawls, pipe.execute()):
-        stored, stored_mode, reason = map(_text, fields)
-        if stored == base and stored_mode == mode and reason != "finished":
-            found.append(crawl)
-    return found
 
 
 class CrawlLifecycle:
     """Opens, budgets and finishes the skeleton spider's crawl in Redis."""
 
-    def __init__(self, crawler: Crawler, server: redis.Redis) -> None:
+    def __init__(self, crawler: Crawler, server: Client) -> None:
         self.crawler = crawler
         self.server = server
         spider = crawler.spider
@@ -183,28 +139,24 @@ class CrawlLifecycle:
     def open_crawl(self, spider: Spider) -> None:
         """Reset a finished crawl, resume an interrupted one, refuse another base
         (``CloseSpider(BASE_MISMATCH)``), record the crawl and this run's budget."""
-        previous = self.server.hget(self.keys.meta, "finish_reason")
+        previous, = meta_fields(self.server, self.keys, META_FINISH_REASON)
         lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
         # this worker's scheduler has beaten already: one alive is this worker alone
-        run_starts = "1" if workers_alive(self.server, self.keys, lease) <= 1 else "0"
-        fields = {"base": self.root, "mode": spider.mode,
-                  "depth": "" if spider.max_depth is None else str(spider.max_depth),
-                  "max_pages": "" if spider.max_pages is None else str(spider.max_pages),
-                  "edge_model": json.dumps(self.edge_model, sort_keys=True)}
-        keys = [self.keys.meta, *(k for k in self.keys.all() if k != self.keys.meta)]
-        reset, stored = self.server.eval(OPEN_SCRIPT, len(keys), *keys, self.root, _now(), run_starts,
-                                         *[x for pair in fields.items() for x in pair])
+        run_starts = workers_alive(self.server, self.keys, lease) <= 1
+        fields = {META_BASE: self.root, META_MODE: spider.mode,
+                  META_DEPTH: "" if spider.max_depth is None else str(spider.max_depth),
+                  META_MAX_PAGES: "" if spider.max_pages is None else str(spider.max_pages),
+                  META_EDGE_MODEL: json.dumps(self.edge_model, sort_keys=True)}
+        reset, stored = open_crawl(self.server, self.keys, self.root, _now(), run_starts, fields)
         if reset == -1:
-            stored = _text(stored)
             self.crawler.stats.set_value("skeleton/base_mismatch", stored)
             logger.error(base_mismatch(self.keys.crawl, stored, self.root))
             raise CloseSpider(BASE_MISMATCH)
         if reset:
             logger.info("crawl %s finished before: starting it afresh", self.keys.crawl)
-        elif previous is not None or self.server.hlen(self.keys.pages):
-            logger.info("resuming crawl %s (last stopped: %s)", self.keys.crawl,
-                        previous.decode() if previous else "unknown")
-        self.server.sadd(CRAWLS, self.keys.crawl)
+        elif previous or page_count(self.server, self.keys):
+            logger.info("resuming crawl %s (last stopped: %s)", self.keys.crawl, previous or "unknown")
+        add_crawl(self.server, self.keys.crawl)
         if self.max_pages is not None:
             self.budget_until = self.run_budget(self.max_pages)
 
@@ -214,11 +166,11 @@ class CrawlLifecycle:
         (the pages of earlier runs plus ``max_pages``), shared by the workers that
         join it while it runs."""
         lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
-        stored = self.server.hget(self.keys.meta, "budget_until")
+        stored = budget_until(self.server, self.keys)
         if stored is not None and workers_alive(self.server, self.keys, lease) > 1:
-            return int(stored)
-        until = int(self.server.hget(self.keys.meta, "fetched") or 0) + max_pages
-        self.server.hset(self.keys.meta, "budget_until", str(until))
+            return stored
+        until = fetched_count(self.server, self.keys) + max_pages
+        set_budget_until(self.server, self.keys, until)
         return until
 
     def page_stored(self, fetched: int) -> None:
@@ -243,7 +195,7 @@ class CrawlLifecycle:
         store_tree(self.server, self.keys, tree)
         depths = Counter(int(edge.get("depth") or 0) for edge in tree.values())
         depths[0] += 1  # the root
-        self.server.hset(self.keys.meta, "depths", json.dumps(dict(sorted(depths.items()))))
+        record_depths(self.server, self.keys, depths)
         logger.info("tree of crawl %s: %d pages below its root; see `scrapy tree --crawl %s`",
                     self.keys.crawl, len(tree), self.keys.crawl)
 
@@ -259,8 +211,8 @@ class CrawlLifecycle:
                             alive, self.keys.crawl, reason)
                 return
             self.store_resolved_tree()
-            self.server.hset(self.keys.meta, mapping={"finished": _now(), "finish_reason": reason})
-            self.crawler.stats.set_value(CRAWL_PAGES_STAT, int(self.server.hlen(self.keys.pages)))
+            finish_crawl(self.server, self.keys, _now(), reason)
+            self.crawler.stats.set_value(CRAWL_PAGES_STAT, page_count(self.server, self.keys))
         except outage.REDIS_ERRORS as exc:
             logger.error("could not record the end of crawl %s: %s", self.keys.crawl, exc)
         finally:

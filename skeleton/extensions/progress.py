@@ -47,12 +47,14 @@ from tqdm import tqdm
 from twisted.internet.task import LoopingCall
 
 from skeleton.store import outage
-from skeleton.store.keys import CrawlKeys
+from skeleton.store.crawls import queue_counts
+from skeleton.store.keys import META_DEPTHS, META_FINISH_REASON, META_TREE_PAGES, CrawlKeys
+from skeleton.store.meta import read_meta
 from skeleton.store.liveness import workers_alive
 from skeleton.store.server import connect
 
 if TYPE_CHECKING:
-    import redis
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
 __all__ = ["BarHandler", "CrawlProgress", "DEFAULT_INTERVAL", "bar_postfix", "bar_total", "progress_line",
@@ -132,10 +134,10 @@ def summary_line(crawl: str, reason: str, stats: dict[str, Any], meta: dict[str,
     pages = int(stats.get("skeleton/pages", 0))
     failed = int(stats.get("skeleton/failed_pages", 0))
     line = f"crawl {crawl} {reason}: {pages} pages analysed by this worker, {failed} failed"
-    nodes = meta.get("tree_pages")
-    if nodes and meta.get("finish_reason"):
+    nodes = meta.get(META_TREE_PAGES)
+    if nodes and meta.get(META_FINISH_REASON):
         try:
-            depths = {int(d): int(n) for d, n in json.loads(meta.get("depths") or "{}").items()}
+            depths = {int(d): int(n) for d, n in json.loads(meta.get(META_DEPTHS) or "{}").items()}
         except (ValueError, TypeError, AttributeError):
             depths = {}
         per_depth = " ".join(f"{d}:{n}" for d, n in sorted(depths.items()))
@@ -148,7 +150,7 @@ class CrawlProgress:
     """Logs the crawl's progress every ``interval`` seconds, or shows it in a bar on
     a terminal (``bar``), and its summary at the end."""
 
-    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys, interval: float,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys, interval: float,
                  bar: bool = True) -> None:
         self.crawler = crawler
         self.server = server
@@ -221,11 +223,8 @@ class CrawlProgress:
         if outage.is_down(self.crawler):
             return None
         try:
-            pipe = self.server.pipeline(transaction=False)
-            pipe.llen(self.keys.requests)
-            pipe.hlen(self.keys.inflight)
-            queued, in_flight = pipe.execute()
-            return int(queued), int(in_flight), workers_alive(self.server, self.keys, self.lease)
+            queued, in_flight = queue_counts(self.server, self.keys)
+            return queued, in_flight, workers_alive(self.server, self.keys, self.lease)
         except outage.REDIS_ERRORS:
             return None  # the components that need Redis report it
 
@@ -272,13 +271,10 @@ class CrawlProgress:
         meta: dict[str, str] = {}
         try:
             if not outage.is_down(self.crawler):
-                meta = {_text(k): _text(v) for k, v in self.server.hgetall(self.keys.meta).items()}
+                meta = read_meta(self.server, self.keys)
         except outage.REDIS_ERRORS:
             pass
         finally:
             self.server.close()
         logger.info(summary_line(self.keys.crawl, self.reason, self._stats(), meta))
 
-
-def _text(value: bytes | str) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value

@@ -18,7 +18,7 @@ what keeps the offer made to it (:mod:`skeleton.hierarchy.aliases`).
 A redirect that closes a loop of aliases is given up: when the target's aliases
 lead back to the source (``/a`` and ``/b`` both linked, ``/a`` redirects to
 ``/b`` and ``/b`` to ``/a``: each redirect lands on a URL the dupefilter has seen,
-so neither would ever be a page), :data:`ALIAS_SCRIPT` records nothing and the
+so neither would ever be a page), :data:`skeleton.store.aliases.ALIAS_SCRIPT` records nothing and the
 middleware raises :class:`skeleton.middlewares.scope.RedirectGivenUp` with
 ``status`` ``redirect_loop``: the request's errback records its page as failed,
 under the URL last requested, and the other end stays its alias (the first of
@@ -39,7 +39,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
 from urllib.parse import urljoin
 
-import redis
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
@@ -47,14 +46,16 @@ from scrapy.utils.response import get_meta_refresh
 from skeleton.store import outage
 from skeleton.middlewares.shared import analysis_failed, crawl_keys
 from skeleton.store.keys import CrawlKeys
-from skeleton.store.server import connect
+from skeleton.store.aliases import AliasStore
+from skeleton.store.server import StoreError, connect
 from skeleton.middlewares.scope import REDIRECT_LOOP, RedirectGivenUp, crawl_scope, redirect_given_up
 from skeleton.web.urls import canonical, in_scope, split_url
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
-__all__ = ["ALIAS_SCRIPT", "REDIRECT_STATUSES", "RedirectAliasMiddleware", "redirect_target"]
+__all__ = ["REDIRECT_STATUSES", "RedirectAliasMiddleware", "redirect_target"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,20 +63,6 @@ logger = logging.getLogger(__name__)
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 #: aliases followed from a redirect's target looking for its source, at most
 MAX_ALIAS_HOPS = 64
-#: KEYS: aliases. ARGV: source, target, hops. Follows the aliases from the target
-#: (at most ``hops``); if they lead back to the source, the redirect closes a loop:
-#: returns 1 and records nothing; else records ``source -> target``, returns 0.
-ALIAS_SCRIPT = """
-local node = ARGV[2]
-for i = 1, tonumber(ARGV[3]) do
-  if node == ARGV[1] then return 1 end
-  node = redis.call('HGET', KEYS[1], node)
-  if not node then break end
-end
-if node == ARGV[1] then return 1 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 0
-"""
 
 
 def redirect_target(request_url: str, response: Response, meta_refresh_max_delay: float,
@@ -112,16 +99,15 @@ def redirect_target(request_url: str, response: Response, meta_refresh_max_delay
 
 
 class RedirectAliasMiddleware:
-    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys,
                  meta_refresh_max_delay: float, ignore_tags: Sequence[str] = ("noscript",),
                  max_redirect_times: int = 20) -> None:
         self.crawler = crawler
-        self.server = server
+        self.aliases = AliasStore(server, keys)
         self.keys = keys
         self.meta_refresh_max_delay = meta_refresh_max_delay
         self.ignore_tags = list(ignore_tags)
         self.max_redirect_times = max_redirect_times
-        self.script = server.register_script(ALIAS_SCRIPT)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -158,11 +144,11 @@ class RedirectAliasMiddleware:
         if target and not outage.is_down(self.crawler):
             stats = self.crawler.stats
             try:
-                if self.script(keys=[self.keys.aliases], args=[source, target, MAX_ALIAS_HOPS]):
+                if self.aliases.record_redirect(source, target, MAX_ALIAS_HOPS):
                     stats.inc_value("skeleton/aliases/loops")
                     return target
                 stats.inc_value("skeleton/aliases/recorded")
-            except redis.RedisError as exc:
+            except StoreError as exc:
                 logger.warning("could not record the redirect of %s: %s", source, exc)
                 stats.inc_value("skeleton/aliases/errors")
                 outage.redis_failed(self.crawler, exc, "recording a redirect")

@@ -37,26 +37,25 @@ import logging
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any, Self
 
-import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
-from skeleton.entropy.terms import unpack_counts
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.middlewares.shared import (analysis_failed, crawl_keys, page_text, page_to_analyse,
                                         shared_page)
-from skeleton.store.entropy import term_weights
+from skeleton.store.entropy import kept_terms, term_weights
 from skeleton.store.keys import CrawlKeys
-from skeleton.store.server import connect
+from skeleton.store.server import StoreError, connect
 from skeleton.web.urls import canonical
 from skeleton.wisdom import WisdomParams, informative_blocks
 from skeleton.wisdom.features import MISSING_PAGE_POLICIES
 from skeleton.wisdom.page import PageText, link_targets
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -83,7 +82,7 @@ def _entropy_counted(settings: Any) -> bool:
 class InformativeMiddleware:
     """Computes every HTML page's informative blocks and puts them on its item."""
 
-    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys,
                  stop: frozenset[str]) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -134,9 +133,9 @@ class InformativeMiddleware:
             if self.read_terms else []
         if not unknown:
             return linked
-        for target, blob in zip(unknown, self.server.hmget(self.keys.page_terms, unknown)):
-            if blob:
-                terms = frozenset(unpack_counts(blob))
+        for target, counts in zip(unknown, kept_terms(self.server, self.keys, unknown)):
+            if counts is not None:
+                terms = frozenset(counts)
                 linked[target] = terms
                 self._remember([target], terms)
         return linked
@@ -152,7 +151,7 @@ class InformativeMiddleware:
                 return
             response.meta[META_BLOCKS] = self._blocks(response, page.root, page_text(page, self.stop),
                                                       page.weights)
-        except redis.RedisError as exc:
+        except StoreError as exc:
             logger.warning("could not compute the blocks of %s: %s", response.url, exc)
             self._inc("errors")
             outage.redis_failed(self.crawler, exc, "computing a page's blocks")

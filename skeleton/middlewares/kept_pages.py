@@ -22,20 +22,20 @@ import logging
 from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
-import redis
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from skeleton.middlewares.shared import crawl_keys, declared_encoding, page_to_analyse
 from skeleton.web.urls import canonical
 from skeleton.store import outage
-from skeleton.store.kept import keep_max_bytes, keep_pages, pack_page
+from skeleton.store.kept import keep, keep_max_bytes, keep_pages, pack_page
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
-from skeleton.store.server import connect
+from skeleton.store.server import StoreError, connect
 from skeleton.store.writes import Write, submit
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -49,7 +49,7 @@ STATS_PREFIX = "skeleton/kept_pages"
 class KeptPagesMiddleware:
     """Keeps every HTML page's compressed body in ``:page_html``, in batches."""
 
-    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys, max_bytes: int) -> None:
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys, max_bytes: int) -> None:
         self.crawler = crawler
         self.server = server
         self.keys = keys
@@ -91,7 +91,7 @@ class KeptPagesMiddleware:
                      partial(self._not_written, len(waiting))), writes)
 
     def _write(self, waiting: dict[str, bytes]) -> None:
-        self.server.hset(self.keys.page_html, mapping=waiting)
+        keep(self.server, self.keys, waiting)
 
     def _written(self, waiting: dict[str, bytes], _: Any) -> None:
         self._inc("kept", len(waiting))
@@ -101,7 +101,7 @@ class KeptPagesMiddleware:
         if outage.is_down(self.crawler):
             return  # declared by another write of the same exchange
         self._inc("errors")
-        if not isinstance(exc, redis.RedisError):
+        if not isinstance(exc, StoreError):
             logger.error("could not keep %d pages: %r", pages, exc, exc_info=exc)
             return
         logger.warning("could not keep %d pages: %s", pages, exc)

@@ -35,7 +35,6 @@ other error (counted there and per type, logged once per type:
 """
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections import Counter
@@ -43,7 +42,6 @@ from collections.abc import AsyncIterator
 from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
-import redis
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
@@ -51,9 +49,10 @@ from scrapy.http import Response
 from skeleton.store import outage
 from skeleton.items import PageItem
 from skeleton.middlewares.shared import analysis_failed, crawl_keys, page_to_analyse, shared_page
-from skeleton.store.keys import CrawlKeys, url_id
+from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
-from skeleton.store.server import connect
+from skeleton.store.server import StoreError, connect
+from skeleton.store.variants import VariantStore
 from skeleton.store.writes import Write, submit
 from skeleton.web.urls import canonical
 from skeleton.urlrules.actions import action_path
@@ -62,40 +61,24 @@ from skeleton.urlrules.duplicates import (MIN_SUPPORT, LearnedRules, compare_var
 from skeleton.urlrules.tracking import strip_tracking
 
 if TYPE_CHECKING:
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
-__all__ = ["MAX_WAITING", "MAX_PAGES_WAITING", "STATS_PREFIX", "WAIT_SCRIPT", "UrlVariantsMiddleware"]
+__all__ = ["MAX_PAGES_WAITING", "STATS_PREFIX", "UrlVariantsMiddleware"]
 
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "skeleton/variants"
-#: variants kept waiting for one simpler URL to be fetched
-MAX_WAITING = 8
 #: pages fingerprinted and not compared yet, at most (one batch: see ``flush``)
 MAX_PAGES_WAITING = MAX_BATCH_WAITING
-#: KEYS: variants. ARGV: simpler URL, JSON entry, MAX_WAITING. Appends atomically.
-WAIT_SCRIPT = """
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-local list = {}
-if old then list = cjson.decode(old) end
-if #list < tonumber(ARGV[3]) then
-  table.insert(list, cjson.decode(ARGV[2]))
-  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(list))
-end
-return #list
-"""
-
-
-def _text(value: Any) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 class UrlVariantsMiddleware:
-    def __init__(self, crawler: Crawler, server: redis.Redis, keys: CrawlKeys, *, strip: bool = True,
+    def __init__(self, crawler: Crawler, server: Client, keys: CrawlKeys, *, strip: bool = True,
                  learn: bool = True, skip_forms: bool = True, min_support: int = MIN_SUPPORT,
                  refresh: float = 2.0) -> None:
         self.crawler = crawler
-        self.server = server
+        self.store = VariantStore(server, keys)
         self.keys = keys
         self.strip = strip
         self.learn = learn
@@ -177,7 +160,7 @@ class UrlVariantsMiddleware:
     def _not_compared(self, pages: list[tuple[str, str]], stripped: dict[str, str], exc: Exception) -> None:
         if outage.is_down(self.crawler):
             return  # declared by another write of the same exchange: nothing more to say
-        if isinstance(exc, redis.RedisError):
+        if isinstance(exc, StoreError):
             self._error(f"compare {len(pages)} pages with their variants", exc)
         else:  # optional analysis never costs a page
             self._failed(pages[0][0] if pages else next(iter(stripped)), exc)
@@ -188,39 +171,18 @@ class UrlVariantsMiddleware:
         Redis and pure functions only (it runs on the scheduler's I/O thread): returns
         the votes cast and the duplicates found."""
         candidates = [[c.url for c in variant_candidates(url)] for url, _ in pages]
-        replies: list[Any] = []
-        if pages:
-            pipe = self.server.pipeline(transaction=False)
-            pipe.hset(self.keys.fingerprints, mapping={url_id(url): bytes.fromhex(fp) for url, fp in pages})
-            for (url, _), urls in zip(pages, candidates):
-                pipe.hmget(self.keys.fingerprints, [url_id(u) for u in urls or [url]])
-                pipe.hget(self.keys.variants, url)
-            replies = pipe.execute()[1:]
-        pipe = self.server.pipeline(transaction=False)
         votes: Counter[str] = Counter()
         duplicates: dict[str, str] = {}
-        for n, ((url, fingerprint), urls) in enumerate(zip(pages, candidates)):
-            known, waiting = replies[2 * n], replies[2 * n + 1]
-            try:
-                entries = json.loads(waiting) if waiting else []
-            except ValueError:
-                entries = []
-            found = compare_variants(url, fingerprint,
-                                     {c: fp.hex() for c, fp in zip(urls, known) if fp is not None},
-                                     entries if isinstance(entries, list) else [])
+        read: list[str] = []
+        pending: list[tuple[str, list[Any]]] = []
+        for (url, fingerprint), (known, entries) in zip(pages, self.store.exchange(pages, candidates)):
+            found = compare_variants(url, fingerprint, known, entries or [])
             votes.update(found.votes)
             duplicates.update(found.aliases)
-            if waiting is not None:
-                pipe.hdel(self.keys.variants, url)
-            for candidate in found.pending:
-                entry = json.dumps([url, candidate.kind, list(candidate.names), fingerprint])
-                pipe.eval(WAIT_SCRIPT, 1, self.keys.variants, candidate.url, entry, MAX_WAITING)
-        for name, count in votes.items():
-            pipe.hincrby(self.keys.votes, name, count)
-        if stripped or duplicates:
-            pipe.hset(self.keys.aliases, mapping={**stripped, **duplicates})
-        if len(pipe):
-            pipe.execute()
+            if entries is not None:
+                read.append(url)
+            pending += [(c.url, [url, c.kind, list(c.names), fingerprint]) for c in found.pending]
+        self.store.record(read, pending, votes, {**stripped, **duplicates})
         return sum(votes.values()), len(duplicates)
 
     def _read_rules(self) -> None:
@@ -229,21 +191,12 @@ class UrlVariantsMiddleware:
             return
         self.read_at = now
         try:
-            pipe = self.server.pipeline(transaction=False)
-            pipe.hgetall(self.keys.votes)
-            pipe.smembers(self.keys.forms)
-            votes, forms = pipe.execute()
-        except redis.RedisError as exc:
+            counts, forms = self.store.rules()
+        except StoreError as exc:
             self._error("read the learned URL rules", exc)
             return
-        counts = {}
-        for field, value in votes.items():
-            try:
-                counts[_text(field)] = int(value)
-            except ValueError:
-                continue
         self.rules = learned_rules(counts, self.min_support) if self.learn else LearnedRules()
-        self.forms = {_text(path) for path in forms}
+        self.forms = forms
 
     # -- requests ---------------------------------------------------------------
 
@@ -253,8 +206,8 @@ class UrlVariantsMiddleware:
         if outage.is_down(self.crawler):
             return
         try:
-            self.server.sadd(self.keys.forms, path)
-        except redis.RedisError as exc:
+            self.store.add_form(path)
+        except StoreError as exc:
             self._error(f"record the form page {url}", exc)
 
     def _rewrite(self, request: Request) -> Request | None:

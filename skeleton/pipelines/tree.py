@@ -1,6 +1,7 @@
 """Records the crawl's pages in Redis: page records and every offer of a parent.
 
-For each item one Lua script stores the page record in ``:pages`` (the URLs the item
+For each item one Lua script (:data:`skeleton.store.records.RECORD_SCRIPT`) stores
+the page record in ``:pages`` (the URLs the item
 names as its ``aliases``, the URL a canonical link replaced, go to ``:aliases``
 first) and merges the
 page's offers (:mod:`skeleton.hierarchy.offers`: for each navigation link, the
@@ -46,19 +47,19 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
+from skeleton.store.records import FAILED, NAMED, OFFSITE, PAGE, PageWrite, RecordStore
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
-from skeleton.store.server import connect, run_pipeline
-from skeleton.store.tree import pack_record
+from skeleton.store.server import connect
 from skeleton.store.writes import Write, submit
 from skeleton.hierarchy.offers import MAX_OFFERS, origin_of, pack_offer
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.middlewares.scope import REDIRECT_OFFSITE_REASON
 
 if TYPE_CHECKING:
-    import redis
+    from skeleton.store.server import Client
     from scrapy.crawler import Crawler
 
-__all__ = ["TreePipeline", "OFFER_SCRIPT", "page_record", "page_stored"]
+__all__ = ["TreePipeline", "page_record", "page_stored"]
 
 logger = logging.getLogger(__name__)
 
@@ -69,90 +70,6 @@ page_stored = object()
 #: to acknowledge leases: :data:`skeleton.store.scheduler.flush_requested`).
 MAX_WAITING = MAX_BATCH_WAITING
 
-#: KEYS: pages, offers, and optionally meta (its ``fetched`` field counts the pages
-#: analysed), failed (URL -> status of the pages whose record is a failed one) and
-#: offsite (URL -> target of the pages whose record is a ``redirect_offsite`` one).
-#: ARGV: root, page URL, page record (:func:`skeleton.store.tree.pack_record`), the
-#: bound, the kind of record ("0": a page analysed; "1": a record named by a
-#: canonical link, kept only when the page has no record of its own yet; "2": a page
-#: that failed for good, ``FAILED_REASON``, kept only when the page has no record or
-#: a failed one: a page fetched once is never replaced by a failure, a failed one
-#: always by the page; "3": a page analysed that redirects out of the crawl's scope,
-#: ``REDIRECT_OFFSITE_REASON``), the failed page's status or the redirect's target
-#: (kind "3"), then (child, offer key, offer
-#: features) triples (:func:`skeleton.hierarchy.offers.pack_offer`). A child's
-#: offers are stored as lines ``key TAB features``, sorted by key; an offer's
-#: identity is its key without the 8-character (place, level, size) prefix (7
-#: characters, level and size, for a key stored before the place letter: a digit first). Returns the
-#: number of children whose offers changed and the crawl's ``fetched`` count after
-#: this page (0 without meta or for a failed page).
-OFFER_SCRIPT = """
-local function id(k)
-  if string.find(string.sub(k, 1, 1), '%d') then return string.sub(k, 8) end
-  return string.sub(k, 9)
-end
-local function less(a, b)
-  local n = math.min(#a, #b)
-  for i = 1, n do
-    local x, y = string.byte(a, i), string.byte(b, i)
-    if x ~= y then return x < y end
-  end
-  return #a < #b
-end
-local kind = ARGV[5]
-local fetched = 0
-if KEYS[3] and kind ~= '2' then fetched = redis.call('HINCRBY', KEYS[3], 'fetched', 1) end
-if (kind == '1' or kind == '2') and redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then
-  local failed = KEYS[4] and redis.call('HEXISTS', KEYS[4], ARGV[2]) == 1
-  if not failed then return {0, fetched} end
-end
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-if KEYS[4] then
-  if kind == '2' then
-    redis.call('HSET', KEYS[4], ARGV[2], ARGV[6])
-  else
-    redis.call('HDEL', KEYS[4], ARGV[2])
-  end
-end
-if KEYS[5] then
-  if kind == '3' then
-    redis.call('HSET', KEYS[5], ARGV[2], ARGV[6])
-  else
-    redis.call('HDEL', KEYS[5], ARGV[2])
-  end
-end
-local bound = tonumber(ARGV[4])
-local changed = 0
-for i = 7, #ARGV - 2, 3 do
-  local child, key, features = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  if child ~= ARGV[1] then
-    local this = id(key)
-    local old = redis.call('HGET', KEYS[2], child)
-    local kept, same = {}, false
-    if old then
-      for line in string.gmatch(old, '[^\\n]+') do
-        local tab = string.find(line, '\\t', 1, true)
-        if tab then
-          local k = string.sub(line, 1, tab - 1)
-          if id(k) == this then
-            same = (k == key and string.sub(line, tab + 1) == features)
-          else
-            table.insert(kept, line)
-          end
-        end
-      end
-    end
-    if not same then
-      table.insert(kept, key .. '\\t' .. features)
-      table.sort(kept, less)
-      while #kept > bound do table.remove(kept) end
-      redis.call('HSET', KEYS[2], child, table.concat(kept, '\\n'))
-      changed = changed + 1
-    end
-  end
-end
-return {changed, fetched}
-"""
 
 
 
@@ -167,16 +84,15 @@ def page_record(item: Any) -> dict[str, Any]:
 class TreePipeline:
     """Stores pages and tree edges of the skeleton spider's items in Redis."""
 
-    def __init__(self, crawler: Crawler, server: redis.Redis) -> None:
+    def __init__(self, crawler: Crawler, server: Client) -> None:
+        """``server``: a Redis client (:func:`skeleton.store.server.connect`)."""
         self.crawler = crawler
-        self.server = server
-        self.script = server.register_script(OFFER_SCRIPT)
         spider = crawler.spider
-        self.keys = CrawlKeys(spider.crawl_id)
-        self.root = spider.base
+        self.store = store = RecordStore(server, CrawlKeys(spider.crawl_id), spider.base, MAX_OFFERS)
+        self.keys = store.keys
         self.origin = origin_of(spider.base)
         self.waiting: list[tuple[dict[str, str], list[Any]]] = []
-        server.script_load(OFFER_SCRIPT)  # batches call it by sha
+        store.load_script()  # batches call it by sha
         crawler.signals.connect(self.flush, signal=flush_requested)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -202,13 +118,12 @@ class TreePipeline:
         # a page stored under the URL its canonical link names (an AMP or print copy)
         # never replaces that page's own record
         reason = record.get("reason")
-        kind = ("2" if reason == FAILED_REASON else "1" if aliases
-                else "3" if reason == REDIRECT_OFFSITE_REASON else "0")
-        detail = record.get("redirect_to") if kind == "3" else record.get("status")
-        args = [self.root, record["url"], pack_record(record), MAX_OFFERS, kind, str(detail or "")]
-        for child, offer in sorted(offers.items()):
-            args += [child, *pack_offer(offer, self.origin, child)]
-        self.waiting.append((aliases, args))
+        kind = (FAILED if reason == FAILED_REASON else NAMED if aliases
+                else OFFSITE if reason == REDIRECT_OFFSITE_REASON else PAGE)
+        detail = record.get("redirect_to") if kind == OFFSITE else record.get("status")
+        page = PageWrite(record, kind, str(detail or ""),
+                         [(child, *pack_offer(offer, self.origin, child)) for child, offer in sorted(offers.items())])
+        self.waiting.append((aliases, self.store.arguments(page)))
         if len(self.waiting) >= MAX_WAITING:
             self.flush()
         return item
@@ -229,23 +144,14 @@ class TreePipeline:
         submit(Write(partial(self._store, waiting), self._stored, partial(self._not_stored, len(waiting))),
                writes)
 
-    def _store(self, waiting: list[tuple[dict[str, str], list[Any]]]) -> list[Any]:
+    def _store(self, waiting: list[tuple[dict[str, str], list[Any]]]) -> list[tuple[int, int]]:
         """Write ``waiting`` (Redis only: runs on the scheduler's I/O thread)."""
-        keys = [self.keys.pages, self.keys.offers, self.keys.meta, self.keys.failed, self.keys.offsite]
+        return self.store.write(waiting)
 
-        def fill(pipe: Any) -> None:
-            for aliases, args in waiting:
-                if aliases:  # the page's canonical link renamed it: its URL is an alias
-                    pipe.hset(self.keys.aliases, mapping=aliases)
-                pipe.evalsha(self.script.sha, len(keys), *keys, *args)
-
-        return run_pipeline(self.server, fill, [OFFER_SCRIPT])
-
-    def _stored(self, results: list[Any]) -> None:
-        for result in results:
-            if isinstance(result, list) and len(result) == 2 and result[1]:
-                # a page analysed (0 for a failed one)
-                self.crawler.signals.send_catch_log(page_stored, fetched=int(result[1]))
+    def _stored(self, results: list[tuple[int, int]]) -> None:
+        for _, fetched in results:
+            if fetched:  # a page analysed (0 for a failed one)
+                self.crawler.signals.send_catch_log(page_stored, fetched=fetched)
 
     def _not_stored(self, count: int, exc: Exception) -> None:
         self.crawler.stats.inc_value("skeleton/redis_unavailable/items_not_stored", count)
@@ -263,4 +169,4 @@ class TreePipeline:
         """Close the Redis client once the scheduler is closed: until then its I/O
         thread may still be writing a batch of this pipeline's (closing the client
         under it broke that write while its pages were acknowledged)."""
-        self.server.close()
+        self.store.close()

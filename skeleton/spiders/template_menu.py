@@ -26,7 +26,8 @@ from scrapy.http.request import NO_CALLBACK
 
 from skeleton.store import outage
 from skeleton.middlewares.shared import declared_encoding, html_response
-from skeleton.store.keys import META_TEMPLATE_MENU, CrawlKeys
+from skeleton.store.keys import CrawlKeys
+from skeleton.store.meta import store_template_menu, stored_template_menu
 from skeleton.store.server import connect
 from skeleton.web.dom import looks_binary, parse_html
 from skeleton.template.crawl import MENU_MAX_LOADS, decode_menu, encode_menu, search_template_menu
@@ -76,13 +77,12 @@ async def load_template_menu(crawler: Crawler, base: str, n: int, keys: CrawlKey
         max_loads = max(1, crawler.settings.getint("SKELETON_TEMPLATE_MENU_MAX_LOADS"))
     server = connect(crawler.settings)
     try:
-        menu = decode_menu(server.hget(keys.meta, META_TEMPLATE_MENU))
+        menu = decode_menu(stored_template_menu(server, keys))
         if menu is None:
             result = await search_template_menu(base, partial(_fetch_links, crawler), n,
                                                 max_loads)
             stats.set_value("skeleton/template_menu/loaded", result.loaded)
-            server.hsetnx(keys.meta, META_TEMPLATE_MENU, encode_menu(result))
-            menu = decode_menu(server.hget(keys.meta, META_TEMPLATE_MENU)) or set()
+            menu = decode_menu(store_template_menu(server, keys, encode_menu(result))) or set()
             source = f"{result.loaded} pages loaded"
         else:
             stats.set_value("skeleton/template_menu/loaded", 0)

@@ -1,7 +1,10 @@
 """The Redis layer: everything that knows how the crawl is kept in Redis.
 
-The Scrapy components (spider, middlewares, pipelines, extensions, commands) use
-this package and do not talk Redis among themselves otherwise:
+Every Redis call, Lua script, key and field name of the project is here (a test
+holds the rule: ``tests/test_store_owns_redis.py``). The Scrapy components (spider,
+middlewares, pipelines, extensions, commands) use this package's typed functions and
+classes, are handed a client by :func:`~skeleton.store.server.connect`, catch
+:data:`~skeleton.store.server.StoreError`, and never import ``redis``:
 
 * :mod:`~skeleton.store.keys`: every key name, per crawl id (``CrawlKeys``);
 * :mod:`~skeleton.store.server`: where Redis is (``REDIS_URL`` or an embedded
@@ -18,8 +21,18 @@ this package and do not talk Redis among themselves otherwise:
   (:mod:`~skeleton.store.serializer`, ``SCHEDULER_SERIALIZER``) and the dupefilter, a
   set of raw fingerprints or a Bloom filter (:mod:`~skeleton.store.dupefilter`,
   ``DUPEFILTER_CLASS``);
-* :mod:`~skeleton.store.tree`: the recorded pages and offers read back, the tree
-  resolved and stored (at the end of a crawl, and by the commands).
-* :mod:`~skeleton.store.entropy`: the crawl's term weights read back (any component,
-  given the crawl's keys; the entropy middleware writes them).
+* :mod:`~skeleton.store.meta`: the crawl's ``:meta`` (open, run budget, finish,
+  template menu) and the set of crawl ids; :mod:`~skeleton.store.crawls`: what the
+  recorded crawls are and hold, deleting one;
+* :mod:`~skeleton.store.records`: the tree pipeline's writes (page records, offers,
+  the ``fetched`` count); :mod:`~skeleton.store.tree`: the records, offers and
+  aliases read back for :mod:`skeleton.hierarchy.recorded` to resolve, and the
+  resolved tree stored and read;
+* :mod:`~skeleton.store.entropy`: the crawl's term statistics (``EntropyStore``: the
+  pages counted, the one place statistics are joined) and weights read back;
+* :mod:`~skeleton.store.aliases` (redirects), :mod:`~skeleton.store.variants` (URL
+  variants learned from duplicate content), :mod:`~skeleton.store.kept` (kept
+  pages), :mod:`~skeleton.store.sitemap` (the sitemap report);
+* :mod:`~skeleton.store.writes`: a component's batch write handed to the scheduler's
+  I/O thread.
 """

@@ -5,7 +5,7 @@ Whether a crawl keeps its pages is :func:`keep_pages` (``SKELETON_KEEP_PAGES``);
 a page larger than ``SKELETON_KEEP_PAGES_MAX_BYTES`` is not kept. A kept page is
 zlib (level 1) of one JSON header line and the body (:func:`pack_page`);
 :func:`unpack_page` never raises. Settings are read duck-typed (``get``,
-``getbool``): this module imports no Scrapy and no Redis.
+``getbool``): this module imports no Scrapy and no Redis (it is handed the client).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from skeleton.analyses import enabled
 from skeleton.web.dom import MAX_PARSE_BYTES
 
 __all__ = ["KEEP_SETTING", "MAX_BYTES_SETTING", "DEFAULT_KEEP_MAX_BYTES", "READ_BATCH", "keep_pages",
-           "keep_max_bytes", "pack_page", "unpack_page", "kept_pages"]
+           "keep_max_bytes", "pack_page", "unpack_page", "keep", "has_kept_pages", "kept_pages"]
 
 #: True: every crawl keeps its pages; False: none does; unset (None): the crawls
 #: that run the ``wisdom`` analysis do (``scrapy informative`` reads them)
@@ -67,6 +67,16 @@ def unpack_page(blob: Any) -> tuple[bytes, str, str | None] | None:
         return None
     encoding = meta.get("encoding")
     return body, meta["url"], encoding if isinstance(encoding, str) else None
+
+
+def keep(server: Any, keys: Any, pages: dict[str, bytes]) -> None:
+    """Keep ``pages`` (URL -> :func:`pack_page`) in the crawl's ``:page_html``, one round trip."""
+    server.hset(keys.page_html, mapping=pages)
+
+
+def has_kept_pages(server: Any, keys: Any) -> bool:
+    """Did the crawl keep any page?"""
+    return bool(server.hlen(keys.page_html))
 
 
 def kept_pages(server: Any, keys: Any) -> Iterator[tuple[str, bytes, str, str | None]]:

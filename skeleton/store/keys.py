@@ -6,20 +6,21 @@ raw bytes of their SHA-1, or a Bloom filter: ``skeleton.store.dupefilter``), ``:
 (hash: page URL -> JSON page record; a page that failed for good has a record
 with ``reason`` ``failed`` and its ``status``), ``:failed`` (hash: the URL of each
 page whose record is a failed one -> its status: an HTTP status code or an error
-kind, ``skeleton.pipelines.tree``), ``:offsite`` (hash: the URL of each page whose
+kind, ``skeleton.store.records``), ``:offsite`` (hash: the URL of each page whose
 record is a ``redirect_offsite`` one, a page redirecting out of the crawl's scope
 -> the URL it redirects to, ``skeleton.middlewares.scope``), ``:offers`` (hash: child URL -> JSON list
 of the offers of a parent made to it, at most ``skeleton.hierarchy.offers.MAX_OFFERS``,
-``skeleton.pipelines.tree``), ``:tree`` (hash: child URL -> JSON ``{"parent",
+``skeleton.store.records``), ``:tree`` (hash: child URL -> JSON ``{"parent",
 "depth"}``, the tree resolved when the crawl finished), ``:aliases`` (hash: a URL that
 redirected, or that another URL names: ``rel="canonical"``, duplicate content, a
-stripped parameter -> the URL it leads to, ``skeleton.middlewares.aliases``,
-``skeleton.middlewares.variants``), the URL variants learned from duplicate content
-(``skeleton.urlrules.duplicates``): ``:fingerprints`` (hash: :func:`url_id` of the
+stripped parameter -> the URL it leads to, ``skeleton.store.aliases``,
+``skeleton.store.variants``), the URL variants learned from duplicate content
+(``skeleton.urlrules.duplicates``, ``skeleton.store.variants``): ``:fingerprints`` (hash: :func:`url_id` of the
 page URL -> its content fingerprint, 8 raw bytes), ``:variants`` (hash: a simpler URL not fetched yet -> JSON list of
 ``[variant URL, kind, names, fingerprint]`` waiting for it), ``:votes`` (hash:
 ``q:NAME:same``/``q:NAME:diff``/``s:SEGMENT:...`` -> count) and ``:forms`` (set: URL
-paths that answered with a form only), and ``:meta`` (hash: base, mode,
+paths that answered with a form only), and ``:meta`` (hash, its fields named by the
+``META_*`` constants below and read and written by ``skeleton.store.meta``: base, mode,
 started, finished, finish_reason, ``edge_model`` (the crawl's JSON edge model),
 ``tree_pages`` (pages in the stored tree, set with it), and with ``-a template_menu=N`` the field
 ``template_menu``: JSON ``{"n", "urls", "pages", "loaded"}``, the site's template
@@ -66,12 +67,37 @@ from urllib.parse import urlsplit
 
 from skeleton.web.urls import canonical, directory
 
-__all__ = ["PREFIX", "CRAWLS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS", "ENTROPY_BUCKETS", "LONG_TERM",
+__all__ = ["PREFIX", "CRAWLS", "META_BASE", "META_MODE", "META_DEPTH", "META_MAX_PAGES", "META_EDGE_MODEL",
+           "META_STARTED", "META_RESUMED", "META_FINISHED", "META_FINISH_REASON", "META_FETCHED",
+           "META_BUDGET_UNTIL", "META_TREE_PAGES", "META_DEPTHS", "META_TEMPLATE_MENU", "META_DEAD_LETTERS",
+           "ENTROPY_BUCKETS", "LONG_TERM",
            "CrawlKeys", "MAX_CRAWL_ID", "crawl_id_error", "crawl_id_for", "valid_crawl_id", "url_id",
            "entropy_bucket"]
 
 PREFIX = "skeleton"
 CRAWLS = f"{PREFIX}:crawls"
+# ``:meta`` fields (the hash's only names: :mod:`skeleton.store.meta` reads and writes them)
+#: the crawl's canonical base URL, its mode (``sew``, ``bfs``), its ``-a depth`` and
+#: ``-a max_pages`` ("" when unlimited) and its JSON edge model, set when a run opens it
+META_BASE = "base"
+META_MODE = "mode"
+META_DEPTH = "depth"
+META_MAX_PAGES = "max_pages"
+META_EDGE_MODEL = "edge_model"
+#: when the crawl started (kept when it resumes) and when a run last resumed it
+META_STARTED = "started"
+META_RESUMED = "resumed"
+#: when and why the crawl stopped (removed when a run opens it again)
+META_FINISHED = "finished"
+META_FINISH_REASON = "finish_reason"
+#: pages analysed over every worker and run (the tree pipeline's script counts them)
+META_FETCHED = "fetched"
+#: the ``fetched`` count at which the current run's ``-a max_pages`` budget is spent
+META_BUDGET_UNTIL = "budget_until"
+#: pages in the stored ``:tree`` (its root included), set with it
+META_TREE_PAGES = "tree_pages"
+#: the stored tree's pages per depth (JSON)
+META_DEPTHS = "depths"
 #: ``:meta`` field holding the crawl's template menu (JSON)
 META_TEMPLATE_MENU = "template_menu"
 #: ``:meta`` field counting the queue entries moved to ``:dead``

