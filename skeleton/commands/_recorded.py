@@ -21,19 +21,13 @@ from skeleton.store.keys import CRAWLS, CrawlKeys, valid_crawl_id
 from skeleton.store.server import connect, redis_url
 from skeleton.store.tree import load_hash
 
-__all__ = ["text", "load_hash", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
+__all__ = ["text", "load_hash", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
            "recorded_crawl"]
 
 
 def text(value: bytes | str | None) -> str:
     """A Redis reply as text (``""`` for a missing value)."""
     return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
-
-
-def no_arguments(args: list[str]) -> None:
-    """Refuse positional arguments (the commands take options only)."""
-    if args:
-        raise UsageError(f"unexpected arguments: {' '.join(args)}")
 
 
 def _known(server: Any) -> list[str]:
