@@ -30,7 +30,9 @@ from skeleton.exports.html import to_html
 from skeleton.exports.safe import FORMULA_ESCAPE, FORMULA_PREFIXES, csv_cell, text_line, xml_text
 from skeleton.exports.sitemap import render_sitemaps, sitemap_urls
 from skeleton.settings import FEED_EXPORTERS
-from skeleton.tree import build_tree, render_csv, render_text
+from skeleton.exports.outline import render_text
+from skeleton.exports.table import render_csv
+from skeleton.tree import build_tree
 
 #: modest and derandomized, as tests/test_url_fuzz.py: a few seconds, the same examples every run
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -19,8 +19,8 @@ from skeleton.cli import CRAWL, OUTPUT, SkeletonCommand, format_option
 from skeleton.commands._recorded import load_hash, recorded_crawl
 from skeleton.exports.formats import SCHEMA
 from skeleton.exports.output import write_output
+from skeleton.exports.schema import to_graphml, to_json
 from skeleton.middlewares.entropy import EntropyStore
-from skeleton.schema.export import to_graphml, to_json
 from skeleton.schema.hook import page_sections
 from skeleton.schema.site import SiteSchema, site_schema
 from skeleton.web.dom import parse_html

@@ -22,7 +22,8 @@ from skeleton.diff import SkeletonDiff, marked_tree
 from skeleton.exports.diagram import to_svg
 from skeleton.exports.graphml import to_graphml
 from skeleton.exports.html import diff_html, to_html
-from skeleton.tree import render_csv, render_text
+from skeleton.exports.outline import render_text
+from skeleton.exports.table import render_csv
 
 __all__ = ["Formats", "TREE", "DIFF", "SCHEMA", "TERMS", "tree_export", "diff_export"]
 
