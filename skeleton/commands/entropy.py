@@ -78,8 +78,10 @@ class Command(SkeletonCommand):
 
     usage = "[--crawl ID] [--top N] [--term T ...] [--format text|json]"
     options = (CRAWL,
-               option("--top", type=int, default=DEFAULT_TOP, metavar="N", help=f"terms per list (default {DEFAULT_TOP})"),
-               option("--term", action="append", metavar="T", help="show this term only (repeatable; lower-cased)"),
+               option("--top", type=int, default=DEFAULT_TOP, metavar="N",
+                      help=f"terms per list (default {DEFAULT_TOP})"),
+               option("--term", action="append", metavar="T",
+                      help="show this term only (repeatable; lower-cased)"),
                format_option(TERMS))
 
     def execute(self, args: list[str], opts: argparse.Namespace) -> None:

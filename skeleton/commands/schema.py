@@ -66,5 +66,5 @@ class Command(SkeletonCommand):
     def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         crawl, schema = load_crawl_schema(self.settings, opts.crawl)
-        fmt = self.output_format(opts)
-        write_output(opts.output, to_graphml(schema) if fmt == "graphml" else to_json(schema, crawl).encode("utf-8"))
+        graphml = self.output_format(opts) == "graphml"
+        write_output(opts.output, to_graphml(schema) if graphml else to_json(schema, crawl).encode("utf-8"))

@@ -79,8 +79,9 @@ class Command(SkeletonCommand):
     """
 
     usage = "[--crawl ID] [-o FILE] [--format json|text|csv|graphml|sitemap|html|svg]"
-    options = (CRAWL, OUTPUT, format_option(TREE, "output format (default: json, or the one FILE's suffix "
-                                                  "names: .txt, .csv, .graphml, .xml (sitemap), .html, .svg, .json)"))
+    options = (CRAWL, OUTPUT,
+               format_option(TREE, "output format (default: json, or the one FILE's suffix names: .txt, .csv, "
+                                   ".graphml, .xml (sitemap), .html, .svg, .json)"))
 
     def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None

@@ -49,7 +49,8 @@ TREE = Formats(("json", "text", "csv", "graphml", "sitemap", "html", "svg"), "js
                {"txt": "text", "csv": "csv", "graphml": "graphml", "xml": "sitemap", "html": "html",
                 "htm": "html", "svg": "svg", "json": "json"})
 #: ``scrapy diff`` (``--json`` is ``json``)
-DIFF = Formats(("text", "json", "html", "svg"), "text", {"json": "json", "html": "html", "htm": "html", "svg": "svg"})
+DIFF = Formats(("text", "json", "html", "svg"), "text",
+               {"json": "json", "html": "html", "htm": "html", "svg": "svg"})
 #: ``scrapy schema``
 SCHEMA = Formats(("graphml", "json"), "json", {"graphml": "graphml", "xml": "graphml"})
 #: ``scrapy entropy`` (standard output only)
@@ -72,8 +73,8 @@ def tree_export(fmt: str, tree: dict[str, Any], pages: Mapping[str, Any], crawl:
     return render_text(tree)
 
 
-def diff_export(fmt: str, crawls: tuple[str, str], diff: SkeletonDiff, trees: tuple[dict[str, Any], dict[str, Any]],
-                report: str) -> str:
+def diff_export(fmt: str, crawls: tuple[str, str], diff: SkeletonDiff,
+                trees: tuple[dict[str, Any], dict[str, Any]], report: str) -> str:
     """The changes ``diff`` from crawl ``crawls[0]`` (its nested tree ``trees[0]``) to
     ``crawls[1]`` in format ``fmt`` (one of :data:`DIFF`'s): ``report`` (the text form)
     as it is, JSON, or one diagram of both trees with the changes marked (SVG, or the
