@@ -146,5 +146,5 @@ SKELETON_WISDOM_PAGE_CACHE = 5000
 # analysis runs; True keeps them in every crawl, for `scrapy informative` and `scrapy
 # schema` afterwards; False never (skeleton.middlewares.kept_pages).
 SKELETON_KEEP_PAGES_MAX_BYTES = 2_000_000
-FEED_EXPORTERS = {"csv": "skeleton.exporters.CsvItemExporter"}
+FEED_EXPORTERS = {"csv": "skeleton.exports.feed.CsvItemExporter"}
 FEED_EXPORT_ENCODING = "utf-8"

@@ -23,14 +23,16 @@ from lxml import etree
 from scrapy.settings import Settings
 
 from skeleton.commands import tree as tree_command
-from skeleton.exporters import CsvItemExporter
+from skeleton.exports.feed import CsvItemExporter
 from skeleton.exports.feed import fill_feed, tree_positions
 from skeleton.exports.graphml import to_graphml
 from skeleton.exports.html import to_html
 from skeleton.exports.safe import FORMULA_ESCAPE, FORMULA_PREFIXES, csv_cell, text_line, xml_text
 from skeleton.exports.sitemap import render_sitemaps, sitemap_urls
 from skeleton.settings import FEED_EXPORTERS
-from skeleton.tree import build_tree, render_csv, render_text
+from skeleton.exports.outline import render_text
+from skeleton.exports.table import render_csv
+from skeleton.tree import build_tree
 
 #: modest and derandomized, as tests/test_url_fuzz.py: a few seconds, the same examples every run
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -149,7 +151,7 @@ def test_the_html_viewer_carries_clean_text() -> None:
 
 
 def test_the_feed_exporter_quotes_text_cells_and_keeps_numbers() -> None:
-    assert FEED_EXPORTERS["csv"] == "skeleton.exporters.CsvItemExporter"
+    assert FEED_EXPORTERS["csv"] == "skeleton.exports.feed.CsvItemExporter"
     out = io.BytesIO()
     exporter = CsvItemExporter(out)
     exporter.start_exporting()
@@ -188,7 +190,7 @@ def test_scrapy_tree_writes_every_format_of_a_hostile_tree(fmt: str, tmp_path: P
     command = tree_command.Command()
     command.settings = Settings()
     output = tmp_path / f"tree.{fmt}"
-    command._run([], argparse.Namespace(output=str(output), format=fmt, crawl=None))
+    command.run([], argparse.Namespace(output=str(output), format=fmt, crawl=None))
     written = output.read_text("utf-8")
     assert R in written and not NOT_XML.search(written)
     if fmt == "csv":

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from helpers import FAST, FIXTURES, ROOT, SiteHandler, run_scrapy, scrapy_env
 
-from skeleton.output import OutputError, check_output, write_atomic
+from skeleton.files import OutputError, check_output, write_atomic
 from skeleton.store.server import connect
 
 CRAWL = "out"

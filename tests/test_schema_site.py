@@ -9,7 +9,7 @@ import networkx as nx
 from helpers import FAST, FIXTURES, run_scrapy
 from lxml import etree
 
-from skeleton.schema.export import GRAPHML_NS, to_graphml, to_json
+from skeleton.exports.schema import GRAPHML_NS, to_graphml, to_json
 from skeleton.schema.site import SchemaEdge, SchemaNode, SiteSchema, correlation, site_schema
 
 A, B, C = "http://s.test/a.html", "http://s.test/b.html", "http://s.test/c.html"

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from skeleton.sew.edges import nest_links
-from skeleton.tree import build_tree, render_csv, render_text
+from skeleton.exports.outline import render_text
+from skeleton.exports.table import render_csv
+from skeleton.tree import build_tree
 
 R = "http://s/"
 

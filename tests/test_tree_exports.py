@@ -17,7 +17,7 @@ from skeleton.browser import MISSING, chromium_paths, start_chromium
 from skeleton.exports.graphml import to_graphml
 from skeleton.exports.html import depth_counts, to_html
 from skeleton.exports.sitemap import render_sitemaps, sitemap_files, sitemap_urls
-from skeleton.tree import tree_rows
+from skeleton.exports.table import tree_rows
 
 DATA = Path(__file__).parent / "data" / "sitemaps"
 B = "http://127.0.0.1:9/site/"

@@ -20,7 +20,7 @@ from skeleton.store.keys import META_RESUMED, META_STARTED, CrawlKeys, valid_cra
 from skeleton.store.meta import crawl_ids, is_recorded, meta_fields
 from skeleton.store.server import StoreError, connect, ping, redis_url
 
-__all__ = ["text", "no_arguments", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
+__all__ = ["text", "check_crawl", "pick_crawl", "probe_redis", "redis_client",
            "recorded_crawl"]
 
 
@@ -29,10 +29,6 @@ def text(value: bytes | str | None) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else (value or "")
 
 
-def no_arguments(args: list[str]) -> None:
-    """Refuse positional arguments (the commands take options only)."""
-    if args:
-        raise UsageError(f"unexpected arguments: {' '.join(args)}")
 
 
 def check_crawl(server: Any, crawl: str) -> str:

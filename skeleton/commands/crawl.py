@@ -33,7 +33,7 @@ from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from skeleton.store import outage
-from skeleton.commands._output import check_output_option
+from skeleton.cli import output_errors
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.extensions.lifecycle import BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base
@@ -45,7 +45,7 @@ from skeleton.store.keys import META_BASE, META_FINISH_REASON, META_TREE_PAGES, 
 from skeleton.store.meta import FINISHED, is_opened, read_meta, unfinished_crawls_of
 from skeleton.store.server import connect
 from skeleton.store.tree import stored_aliases, stored_tree
-from skeleton.output import OutputError
+from skeleton.files import OutputError, check_output
 from skeleton.store.scheduler import check_settings, refuse_flush
 
 __all__ = ["Command"]
@@ -165,7 +165,8 @@ class Command(crawl.Command):
         for uri in self.settings.getdict("FEEDS"):
             path = _local_path(str(uri))
             if path is not None:  # s3://, ftp://, stdout: ... are the storage's business
-                check_output_option(path, make_dirs=True)
+                with output_errors():
+                    check_output(path, make_dirs=True)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         self.reasons = []

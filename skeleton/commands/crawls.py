@@ -5,11 +5,10 @@ import argparse
 import json
 import sys
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import closed_stdout_ok
-from skeleton.commands._recorded import check_crawl, no_arguments, redis_client
+from skeleton.cli import SkeletonCommand, json_option, option
+from skeleton.commands._recorded import check_crawl, redis_client
 from skeleton.store.crawls import crawl_info, delete_crawl, recorded_crawls
 
 __all__ = ["Command"]
@@ -23,34 +22,20 @@ def _size(count: int) -> str:
     return str(count)
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """List the crawls recorded in Redis, or delete one
 
-    def syntax(self) -> str:
-        return "[--json] [--delete ID [--force]]"
+    List the crawls recorded in Redis, most recent first: id, base URL, state (running,
+    finished, stopped, interrupted), pages, start time and size in Redis. --delete ID deletes
+    every key of a crawl (refused while one of its workers is alive, unless --force).
+    """
 
-    def short_desc(self) -> str:
-        return "List the crawls recorded in Redis, or delete one"
+    usage = "[--json] [--delete ID [--force]]"
+    options = (json_option("print JSON (one object per crawl)"),
+               option("--delete", metavar="ID", help="delete the crawl ID and all its data"),
+               option("--force", action="store_true", help="delete even while workers are alive"))
 
-    def long_desc(self) -> str:
-        return ("List the crawls recorded in Redis, most recent first: id, base URL, state "
-                "(running, finished, stopped, interrupted), pages, start time and size in Redis. "
-                "--delete ID deletes every key of a crawl (refused while one of its workers is "
-                "alive, unless --force).")
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--json", action="store_true", help="print JSON (one object per crawl)")
-        parser.add_argument("--delete", metavar="ID", help="delete the crawl ID and all its data")
-        parser.add_argument("--force", action="store_true", help="delete even while workers are alive")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        with closed_stdout_ok():
-            self._run(args, opts)
-
-    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
-        no_arguments(args)
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         lease = self.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
         with redis_client(self.settings) as server:

@@ -8,11 +8,11 @@ import json
 import sys
 from typing import Any
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import closed_stdout_ok
-from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.cli import CRAWL, SkeletonCommand, format_option, option
+from skeleton.commands._recorded import recorded_crawl
+from skeleton.exports.formats import TERMS
 from skeleton.entropy.statistics import EMPTY, TermStats, entropy, weight
 from skeleton.store.entropy import EntropyStore
 
@@ -68,37 +68,23 @@ def render_report(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """List the most and least informative terms of a crawl
 
-    def syntax(self) -> str:
-        return "[--crawl ID] [--top N] [--term T ...] [--format text|json]"
+    List the terms of a crawl (the only or most recently started crawl unless --crawl is
+    given) with the highest and the lowest weight W = 1 - EN, their entropy EN over the pages
+    counted, page counts and total counts; or, with --term, the given terms.
+    """
 
-    def short_desc(self) -> str:
-        return "List the most and least informative terms of a crawl"
+    usage = "[--crawl ID] [--top N] [--term T ...] [--format text|json]"
+    options = (CRAWL,
+               option("--top", type=int, default=DEFAULT_TOP, metavar="N",
+                      help=f"terms per list (default {DEFAULT_TOP})"),
+               option("--term", action="append", metavar="T",
+                      help="show this term only (repeatable; lower-cased)"),
+               format_option(TERMS))
 
-    def long_desc(self) -> str:
-        return ("List the terms of a crawl (the only or most recently started crawl unless "
-                "--crawl is given) with the highest and the lowest weight W = 1 - EN, their "
-                "entropy EN over the pages counted, page counts and total counts; or, with "
-                "--term, the given terms.")
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
-        parser.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="N",
-                            help=f"terms per list (default {DEFAULT_TOP})")
-        parser.add_argument("--term", action="append", metavar="T",
-                            help="show this term only (repeatable; lower-cased)")
-        parser.add_argument("--format", choices=("text", "json"), default="text")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        with closed_stdout_ok():
-            self._run(args, opts)
-
-    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
-        no_arguments(args)
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         if opts.top < 1:
             raise UsageError(f"--top must be at least 1, got {opts.top}")
         assert self.settings is not None
@@ -108,7 +94,7 @@ class Command(ScrapyCommand):
             if opts.term and not terms:
                 raise UsageError("--term needs a non-empty term")
             report = term_report(store, opts.top, terms or None)
-        if opts.format == "json":
+        if self.output_format(opts) == "json":
             sys.stdout.write(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
         else:
             sys.stdout.write(render_report(report))

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import closed_stdout_ok
+from skeleton.cli import SkeletonCommand, json_option, option
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.sew.evaluation import score_tree
 from skeleton.sew.training import ignored_pages, load_truth, page_id
@@ -96,28 +95,19 @@ def read_tree_file(path: str) -> dict[str, Any]:
     raise UsageError(f"{path} is neither a tree from 'scrapy tree' nor a feed of pages")
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """Score a crawl's skeleton against a true tree"""
 
-    def syntax(self) -> str:
-        return "--truth FILE [--crawl ID | --tree FILE] [--json]"
+    usage = "--truth FILE [--crawl ID | --tree FILE] [--json]"
+    options = (option("--truth", required=True, help="true tree (JSON root + edges)"),
+               option("--crawl", help="crawl id in Redis (default: the most recent)"),
+               option("--tree", help="a tree exported by 'scrapy tree' instead of Redis"),
+               json_option("print the scores as JSON"))
 
-    def short_desc(self) -> str:
-        return "Score a crawl's skeleton against a true tree"
+    def check_arguments(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Positional arguments are ignored."""
 
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--truth", required=True, help="true tree (JSON root + edges)")
-        parser.add_argument("--crawl", help="crawl id in Redis (default: the most recent)")
-        parser.add_argument("--tree", help="a tree exported by 'scrapy tree' instead of Redis")
-        parser.add_argument("--json", action="store_true", help="print the scores as JSON")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        with closed_stdout_ok():
-            self._run(args, opts)
-
-    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         try:
             true_root, true_edges, meta = load_truth(opts.truth)
         except (OSError, ValueError, KeyError, TypeError) as exc:

@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import check_output_option, write_output
-from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.cli import CRAWL, OUTPUT, SkeletonCommand
+from skeleton.commands._recorded import recorded_crawl
+from skeleton.exports.output import write_output
 from skeleton.entropy.statistics import weight
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.store.entropy import EntropyStore, every_kept_terms
@@ -64,29 +63,18 @@ def final_blocks(server: Any, keys: CrawlKeys, stop: frozenset[str], params: Wis
         yield {"url": url, "blocks": structure.rows()}
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """Recompute every crawled page's informative blocks with the final entropies
 
-    def syntax(self) -> str:
-        return "[--crawl ID] [-o FILE]"
+    Recompute the WISDOM TOC and article blocks of every page a crawl kept (the only or most
+    recently started crawl unless --crawl is given) with the crawl's final term entropies;
+    write JSON lines {"url", "blocks"}.
+    """
 
-    def short_desc(self) -> str:
-        return "Recompute every crawled page's informative blocks with the final entropies"
+    usage = "[--crawl ID] [-o FILE]"
+    options = (CRAWL, OUTPUT)
 
-    def long_desc(self) -> str:
-        return ("Recompute the WISDOM TOC and article blocks of every page a crawl kept (the "
-                "only or most recently started crawl unless --crawl is given) with the "
-                "crawl's final term entropies; write JSON lines {\"url\", \"blocks\"}.")
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
-        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        no_arguments(args)
-        check_output_option(opts.output)
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         settings = self.settings
         missing = settings.get("SKELETON_WISDOM_MISSING_PAGE") or "anchor"
@@ -106,7 +94,4 @@ class Command(ScrapyCommand):
                 for row in final_blocks(server, keys, stop, params, default):
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
-            if opts.output:
-                write_output(opts.output, write)  # all or nothing: no partial file
-            else:
-                write(sys.stdout)
+            write_output(opts.output, write)  # a file: all or nothing, no partial file

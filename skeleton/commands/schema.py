@@ -11,25 +11,23 @@ or JSON (otherwise).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import check_output_option, write_output
-from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.cli import CRAWL, OUTPUT, SkeletonCommand, format_option
+from skeleton.commands._recorded import recorded_crawl
+from skeleton.exports.formats import SCHEMA
+from skeleton.exports.output import write_output
+from skeleton.exports.schema import to_graphml, to_json
 from skeleton.store.tree import stored_pages
 from skeleton.store.entropy import EntropyStore
-from skeleton.schema.export import to_graphml, to_json
 from skeleton.schema.hook import page_sections
 from skeleton.schema.site import SiteSchema, site_schema
 from skeleton.web.dom import parse_html
 from skeleton.store.kept import kept_pages
 
 __all__ = ["Command", "load_crawl_schema"]
-
-GRAPHML_SUFFIXES = (".graphml", ".xml")
 
 
 def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema]:
@@ -54,38 +52,20 @@ def load_crawl_schema(settings: Any, crawl: str | None) -> tuple[str, SiteSchema
     return keys.crawl, site_schema(pages, lambda term: weights.get(term, 1.0))
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """Export the logical schema of a crawl (GraphML or JSON)
 
-    def syntax(self) -> str:
-        return "[--crawl ID] [-o FILE] [--format graphml|json]"
+    Export the site's logical schema (logical sections, physical and logical links) of a
+    crawl recorded in Redis (the most recent one unless --crawl is given) as GraphML (Gephi,
+    yEd) or JSON.
+    """
 
-    def short_desc(self) -> str:
-        return "Export the logical schema of a crawl (GraphML or JSON)"
+    usage = "[--crawl ID] [-o FILE] [--format graphml|json]"
+    options = (CRAWL, OUTPUT, format_option(SCHEMA, "output format (default: graphml for a .graphml/.xml FILE, "
+                                                    "else json)"))
 
-    def long_desc(self) -> str:
-        return ("Export the site's logical schema (logical sections, physical and logical "
-                "links) of a crawl recorded in Redis (the most recent one unless --crawl is "
-                "given) as GraphML (Gephi, yEd) or JSON.")
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
-        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
-        parser.add_argument("--format", choices=("graphml", "json"), default=None,
-                            help="output format (default: graphml for a .graphml/.xml FILE, "
-                                 "else json)")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        no_arguments(args)
-        check_output_option(opts.output)
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         crawl, schema = load_crawl_schema(self.settings, opts.crawl)
-        fmt = opts.format or ("graphml" if (opts.output or "").lower().endswith(GRAPHML_SUFFIXES)
-                              else "json")
-        data = to_graphml(schema) if fmt == "graphml" else to_json(schema, crawl).encode("utf-8")
-        if opts.output:
-            write_output(opts.output, data)
-        else:
-            sys.stdout.buffer.write(data)
+        graphml = self.output_format(opts) == "graphml"
+        write_output(opts.output, to_graphml(schema) if graphml else to_json(schema, crawl).encode("utf-8"))

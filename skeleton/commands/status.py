@@ -17,10 +17,8 @@ import sys
 from collections import Counter
 from typing import Any
 
-from scrapy.commands import ScrapyCommand
-
-from skeleton.commands._output import closed_stdout_ok
-from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.cli import CRAWL, SkeletonCommand, json_option
+from skeleton.commands._recorded import recorded_crawl
 from skeleton.exports.safe import text_line
 from skeleton.store.liveness import workers_alive
 from skeleton.store.crawls import crawl_counts
@@ -69,43 +67,31 @@ def crawl_status(settings: Any, crawl: str | None) -> dict[str, Any]:
             "dead_letters_key": keys.dead, "sitemap": sitemap}
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """Show the progress of a crawl
 
-    def syntax(self) -> str:
-        return "[--crawl ID] [--json]"
+    Show a crawl recorded in Redis (the only or most recently started or resumed crawl unless
+    --crawl is given), running or finished: pages done (failed pages among them, by HTTP
+    status or error kind, and pages redirecting out of the crawl's scope), requests queued and
+    in flight, workers alive, skeleton size, start, last resume and end, and the queue entries
+    moved aside as dead letters (bad or foreign entries).
+    """
 
-    def short_desc(self) -> str:
-        return "Show the progress of a crawl"
+    usage = "[--crawl ID] [--json]"
+    options = (CRAWL, json_option("print one JSON object"))
 
-    def long_desc(self) -> str:
-        return ("Show a crawl recorded in Redis (the only or most recently started or resumed crawl "
-                "unless --crawl is given), running or finished: pages done (failed pages "
-                "among them, by HTTP status or error kind, and pages redirecting out of "
-                "the crawl's scope), requests "
-                "queued and in flight, workers alive, skeleton size, start, last resume and end, and "
-                "the queue entries moved aside as dead letters (bad or foreign entries).")
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
-        parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        no_arguments(args)
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         status = crawl_status(self.settings, opts.crawl)
-        with closed_stdout_ok():
-            if opts.json:
-                sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
-                return
-            readable = _readable(status)
-            width = max(len(key) for key in readable) + 1
-            for key, value in readable.items():
-                if value != "":
-                    sys.stdout.write(f"{key + ':':<{width}} {value}\n")
-            sys.stdout.write(_sitemap_lines(status["sitemap"]))
+        if opts.json:
+            sys.stdout.write(json.dumps(status, ensure_ascii=False) + "\n")
+            return
+        readable = _readable(status)
+        width = max(len(key) for key in readable) + 1
+        for key, value in readable.items():
+            if value != "":
+                sys.stdout.write(f"{key + ':':<{width}} {value}\n")
+        sys.stdout.write(_sitemap_lines(status["sitemap"]))
 
 
 def _readable(status: dict[str, Any]) -> dict[str, Any]:

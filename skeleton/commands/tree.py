@@ -2,35 +2,26 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from skeleton.commands._output import check_output_option, closed_stdout_ok, write_output
-from skeleton.commands._recorded import no_arguments, recorded_crawl
+from skeleton.cli import CRAWL, OUTPUT, SkeletonCommand, format_option
+from skeleton.commands._recorded import recorded_crawl
 from skeleton.store.keys import META_BASE, CrawlKeys
 from skeleton.store.meta import fetched_count, meta_fields
-from skeleton.tree import build_tree, failed_status, render_csv, render_text
-from skeleton.exports.diagram import to_svg
-from skeleton.exports.graphml import to_graphml
-from skeleton.exports.html import to_html
+from skeleton.tree import build_tree, failed_status
+from skeleton.exports.formats import TREE, tree_export
+from skeleton.exports.output import write_output
 from skeleton.exports.sitemap import MAX_URLS, sitemap_files, sitemap_urls
 from skeleton.hierarchy.scoring import EdgeModelError
 from skeleton.hierarchy.aliases import final_url
 from skeleton.store.sitemap import sitemap_report
 from skeleton.store.tree import crawl_edges, stored_aliases, stored_pages
 
-__all__ = ["Command", "FORMATS", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
-
-FORMATS = ("json", "text", "csv", "graphml", "sitemap", "html", "svg")
-#: the format an output file's suffix names, when --format is not given
-SUFFIX_FORMATS = {"txt": "text", "csv": "csv", "graphml": "graphml", "xml": "sitemap", "html": "html",
-                  "htm": "html", "svg": "svg", "json": "json"}
+__all__ = ["Command", "crawl_tree", "load_crawl_tree", "load_crawl_pages_tree"]
 
 
 def crawl_tree(server: Any, keys: CrawlKeys,
@@ -78,61 +69,29 @@ def load_crawl_pages_tree(settings: Any,
         return keys.crawl, tree, pages
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    default_settings = {"LOG_ENABLED": False}
+class Command(SkeletonCommand):
+    """Print the skeleton tree of a crawl
 
-    def syntax(self) -> str:
-        return "[--crawl ID] [-o FILE] [--format json|text|csv|graphml|sitemap|html|svg]"
+    Print the skeleton tree of a crawl recorded in Redis (the only or most recently started
+    crawl unless --crawl is given): JSON, an indented outline, CSV (one row per page), GraphML
+    (networkx, Gephi), a sitemap.xml (split with an index past 50,000 URLs), one
+    self-contained HTML page to browse and search (an outline beside a diagram) or the
+    diagram alone as a static SVG.
+    """
 
-    def short_desc(self) -> str:
-        return "Print the skeleton tree of a crawl"
+    usage = "[--crawl ID] [-o FILE] [--format json|text|csv|graphml|sitemap|html|svg]"
+    options = (CRAWL, OUTPUT,
+               format_option(TREE, "output format (default: json, or the one FILE's suffix names: .txt, .csv, "
+                                   ".graphml, .xml (sitemap), .html, .svg, .json)"))
 
-    def long_desc(self) -> str:
-        return ("Print the skeleton tree of a crawl recorded in Redis (the only or most "
-                "recently started crawl unless --crawl is given): JSON, an indented outline, CSV "
-                "(one row per page), GraphML (networkx, Gephi), a sitemap.xml (split with an "
-                "index past 50,000 URLs), one self-contained HTML page to browse and search (an "
-                "outline beside a diagram) or the diagram alone as a static SVG.")
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
-        parser.add_argument("--crawl", help="crawl id (default: the most recent crawl)")
-        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
-        parser.add_argument("--format", choices=FORMATS, default=None,
-                            help="output format (default: json, or the one FILE's suffix names: "
-                                 ".txt, .csv, .graphml, .xml (sitemap), .html, .svg, .json)")
-
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        with closed_stdout_ok():
-            self._run(args, opts)
-
-    def _run(self, args: list[str], opts: argparse.Namespace) -> None:
-        no_arguments(args)
-        check_output_option(opts.output)
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
+        fmt = self.output_format(opts)
         crawl, tree, pages = load_crawl_pages_tree(self.settings, opts.crawl)
-        suffix = Path(opts.output or "").suffix.lower().lstrip(".")
-        fmt = opts.format or SUFFIX_FORMATS.get(suffix, "json")
         if fmt == "sitemap":
             self._sitemaps(opts.output, tree, pages)
-            return
-        if fmt == "json":
-            out = json.dumps(tree, indent=1, ensure_ascii=False) + "\n"
-        elif fmt == "csv":
-            out = render_csv(tree, pages)
-        elif fmt == "graphml":
-            out = to_graphml(tree, pages)
-        elif fmt == "html":
-            out = to_html(tree, crawl)
-        elif fmt == "svg":
-            out = to_svg(tree, f"Skeleton of {tree['url']} (crawl {crawl})")
         else:
-            out = render_text(tree)
-        if opts.output:
-            write_output(opts.output, out)
-        else:
-            sys.stdout.write(out)
+            write_output(opts.output, tree_export(fmt, tree, pages, crawl))
 
     @staticmethod
     def _sitemaps(output: str | None, tree: dict[str, Any], pages: Mapping[str, Any]) -> None:

@@ -1,4 +1,9 @@
-"""The tree's parent and depth written into a crawl's feed files.
+"""A crawl's feed files: the CSV exporter, and the tree's parent and depth written into them.
+
+:class:`CsvItemExporter` (``FEED_EXPORTERS["csv"]``) writes list and dict fields
+(``nav_links``) as JSON and every text cell through
+:func:`~skeleton.exports.safe.csv_cell` (no control character, never the start of a
+formula); numbers and flags are written as they are.
 
 A page's parent is chosen once the crawl is done, so the items a crawl exports carry
 ``parent`` and ``depth`` as null; when the crawl is finished and its tree resolved,
@@ -22,15 +27,27 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from skeleton.exports.safe import csv_cell
-from skeleton.output import write_atomic
+from scrapy import exporters
 
-__all__ = ["FEED_FORMATS", "tree_positions", "fill_feed"]
+from skeleton.exports.safe import csv_cell
+from skeleton.files import write_atomic
+
+__all__ = ["FEED_FORMATS", "CsvItemExporter", "tree_positions", "fill_feed"]
 
 #: Scrapy feed formats this fills (others are left as written)
 FEED_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "json", "csv"})
 #: a CSV cell kept as it is when rewriting a feed: a plain decimal number
 _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+
+
+class CsvItemExporter(exporters.CsvItemExporter):
+    """Scrapy's CSV exporter joins lists of strings only; nested values become JSON."""
+
+    def serialize_field(self, field: Any, name: str, value: Any) -> Any:
+        if isinstance(value, (list, dict)):
+            value = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        value = super().serialize_field(field, name, value)
+        return csv_cell(value) if isinstance(value, str) else value
 
 
 def tree_positions(root: str, edges: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str | None, int]]:

@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 
 from skeleton.exports.safe import xml_text
-from skeleton.tree import tree_rows
+from skeleton.exports.table import tree_rows
 
 __all__ = ["tree_graph", "to_graphml"]
 

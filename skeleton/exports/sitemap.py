@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 from xml.sax.saxutils import escape
 
 from skeleton.exports.safe import text_line, xml_text
-from skeleton.tree import tree_rows
+from skeleton.exports.table import tree_rows
 
 __all__ = ["NAMESPACE", "MAX_URLS", "MAX_BYTES", "sitemap_urls", "render_sitemaps", "render_index",
            "sitemap_files"]

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from skeleton.output import write_atomic
+from skeleton.files import write_atomic
 
 __all__ = ["C", "RBF_GAMMA", "FORMAT", "ModelFormatError", "BlockSVM", "fit_svm", "load_svm",
            "save_svm"]
@@ -166,7 +166,7 @@ def fit_svm(x: Sequence[Sequence[float]], y: Sequence[str], c: float = C,
 
 
 def save_svm(model: BlockSVM, path: str | Path) -> None:
-    """Write the model as JSON, atomically (:class:`skeleton.output.OutputError`)."""
+    """Write the model as JSON, atomically (:class:`skeleton.files.OutputError`)."""
     write_atomic(path, json.dumps(model.to_json(), indent=1) + "\n")
 
 

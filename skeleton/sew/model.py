@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ..output import write_atomic
+from ..files import write_atomic
 from .features import FEATURES
 
 __all__ = ["DEFAULT_MODEL", "ACCEPT_RULES", "SEWModel", "ModelError", "load_model", "save_model"]
@@ -82,5 +82,5 @@ def load_model(path: str | Path | None = None) -> SEWModel:
 
 
 def save_model(model: SEWModel, path: str | Path) -> None:
-    """Write the model as JSON, atomically (:class:`skeleton.output.OutputError`)."""
+    """Write the model as JSON, atomically (:class:`skeleton.files.OutputError`)."""
     write_atomic(path, json.dumps(asdict(model), indent=1, sort_keys=True) + "\n")

@@ -1,4 +1,5 @@
-"""The site schema as GraphML (for Gephi, yEd) and as JSON.
+"""The logical schema of a site (:mod:`skeleton.schema`) as GraphML (for Gephi, yEd) and as JSON
+(``scrapy schema``).
 
 GraphML is written by networkx (``networkx.write_graphml``): the schema becomes a
 ``MultiDiGraph`` (a physical and a logical link can join the same two sections),
@@ -19,8 +20,7 @@ import json
 import networkx as nx
 
 from skeleton.exports.safe import xml_text
-
-from .site import SiteSchema
+from skeleton.schema.site import SiteSchema
 
 __all__ = ["GRAPHML_NS", "schema_graph", "to_graphml", "to_json"]
 

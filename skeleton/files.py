@@ -1,4 +1,6 @@
-"""Output files, written atomically, with one-line errors.
+"""Files written atomically, with one-line errors (pure: no Scrapy, no Redis; below
+every package, so that the model files of :mod:`skeleton.sew` and
+:mod:`skeleton.navobjects` and every export, :mod:`skeleton.exports`, are written alike).
 
 :func:`write_atomic` writes into a temporary file in the target's directory,
 flushes it to disk and renames it onto the target (``os.replace``): readers see
@@ -11,7 +13,7 @@ file's permissions, else the usual ones (0666 less the umask).
 (its directory exists, it is not a directory, the directory is writable), so that
 a long command fails at once. Both raise :class:`OutputError`, whose text is one
 line ``cannot write PATH: reason``; the commands turn it into a usage error (one
-``error:`` line, exit code 2).
+``error:`` line, exit code 2: :func:`skeleton.cli.output_errors`).
 """
 from __future__ import annotations
 
@@ -23,7 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-__all__ = ["OutputError", "check_output", "write_atomic"]
+__all__ = ["OutputError", "Data", "check_output", "write_atomic"]
+
+#: what an export writes: bytes, text, or a function that writes text to the file it is given
+Data = bytes | str | Callable[[IO[str]], None]
 
 
 class OutputError(Exception):
@@ -89,8 +94,7 @@ def _sync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str | Callable[[IO[str]], None],
-                 encoding: str = "utf-8") -> None:
+def write_atomic(path: str | os.PathLike[str], data: Data, encoding: str = "utf-8") -> None:
     """Write ``data`` (bytes, text, or a function that writes text to the file it
     is given) to ``path`` atomically. An ``OSError`` of the file system is an
     :class:`OutputError`; an error of the writing function is raised as it is.
@@ -121,3 +125,4 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Callable[[IO[
             raise OutputError(path, _reason(exc)) from None
         raise
     _sync_directory(directory)
+
