@@ -175,7 +175,7 @@ def test_bad_stored_offers_are_skipped_and_a_bad_edge_model_is_one_error(redis_c
 def test_the_offline_crawl_stores_what_the_pipeline_stores() -> None:
     # benchmarks and training read page_records: no offer to the root, each child
     # bounded by kept_offers, as the Lua script above keeps them
-    from skeleton.sew.findskeleton import PageResult, page_records
+    from skeleton.analysis.offline import PageResult, page_records
 
     pages = [PageResult(ROOT, 0, "home", True, [], offers={"http://s/x": offer(ROOT, ROOT, size=50)})]
     for i in range(MAX_OFFERS + 6):

@@ -14,7 +14,7 @@ from skeleton.navobjects.svm import save_svm
 from skeleton.navobjects.training import train_block_svm
 from skeleton.output import OutputError
 from skeleton.sew.model import save_model
-from skeleton.sew.training import load_labelled_site, train
+from skeleton.analysis.training import load_labelled_site, train
 
 __all__ = ["Command"]
 

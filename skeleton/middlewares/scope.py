@@ -36,7 +36,7 @@ dupefilter drops) raises :class:`RedirectGivenUp` with ``status``
 ``REDIRECT_MAX_TIMES`` redirects one with :data:`TOO_MANY_REDIRECTS` (Scrapy's
 ``IgnoreRequest("max redirections reached")``). Both are ``IgnoreRequest``: the
 request's errback gets it, and the skeleton spider records the page that failed
-(:func:`skeleton.spiders.skeleton.failure_status`). A meta refresh to the page
+(:func:`skeleton.spiders.failures.failure_status`). A meta refresh to the page
 itself (a page reloading itself) is no redirect: the page goes on.
 """
 from __future__ import annotations

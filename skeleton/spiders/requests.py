@@ -1,0 +1,45 @@
+"""The requests the skeleton spider makes: the meta they carry, a page's child
+request and a page put back in the queue past the page budget.
+
+Every page request carries its depth, the page that found it, the id of the
+LinkSetDup context its detection uses (:mod:`skeleton.store.contexts`) and the
+language the crawl maps; the queue stores them with it (:mod:`skeleton.store.queue`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import scrapy
+from scrapy.http import Response
+
+from skeleton.store.queue import LEASE_META
+
+__all__ = ["META_CONTEXT", "META_DEPTH", "META_LANG", "META_PARENT", "page_request", "requeued"]
+
+META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
+#: the id of the LinkSetDup context carried with each request (the ancestors'
+#: navigation link sets and the parent's rejected candidates, stored once in the
+#: crawl's ``:contexts``, :mod:`skeleton.sew.context`); "" for none
+META_CONTEXT = "skeleton_context"
+#: the language the crawl maps, decided on the home page and carried with every request
+META_LANG = "skeleton_lang"
+
+
+def page_request(url: str, depth: int, parent: str | None, context: str, language: str | None,
+                 callback: Callable[..., Any], errback: Callable[..., Any]) -> scrapy.Request:
+    """The request of the page ``url`` found at ``depth`` by ``parent``."""
+    return scrapy.Request(url, callback=callback, errback=errback, meta={
+        META_DEPTH: depth, META_PARENT: parent, META_CONTEXT: context, META_LANG: language})
+
+
+def requeued(response: Response, callback: Callable[..., Any], errback: Callable[..., Any]) -> scrapy.Request:
+    """The request of a page answered once the page budget was spent, to be put back
+    in the persistent queue so that resuming the crawl fetches it: its first URL
+    (before redirects), its meta, and its lease, which pushing it ends
+    (:mod:`skeleton.store.queue`); never filtered as a duplicate."""
+    first_url = response.meta.get("redirect_urls", [response.url])[0]
+    meta = {key: response.meta.get(key) for key in (META_DEPTH, META_PARENT, META_CONTEXT, META_LANG)}
+    if LEASE_META in response.meta:
+        meta[LEASE_META] = response.meta[LEASE_META]
+    return scrapy.Request(first_url, callback=callback, errback=errback, dont_filter=True, meta=meta)
