@@ -38,7 +38,8 @@ from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.extensions.lifecycle import (BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base,
                                            unfinished_crawls_of)
-from skeleton.spiders.skeleton import BASE_FAILED_STAT, BASE_REDIRECT_STAT
+from skeleton.spiders.failures import BASE_FAILED_STAT
+from skeleton.spiders.skeleton import BASE_REDIRECT_STAT
 from skeleton.commands._recorded import text
 from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
 from skeleton.hierarchy.aliases import final_url

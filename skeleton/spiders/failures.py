@@ -12,6 +12,9 @@ and are no page).
 """
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from scrapy.exceptions import (CannotResolveHostError, DownloadCancelledError,
                                DownloadConnectionRefusedError, DownloadFailedError,
                                DownloadTimeoutError, IgnoreRequest, ResponseDataLossError)
@@ -22,13 +25,21 @@ from twisted.python.failure import Failure
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.middlewares.scope import RedirectGivenUp
+from skeleton.spiders.requests import META_DEPTH, META_PARENT
+from skeleton.web.urls import canonical
 
 try:  # what HttpCompressionMiddleware's IgnoreRequest comes from when a body inflates past the limit
     from scrapy.utils._compression import _DecompressionMaxSizeExceeded as _DECOMPRESSION_TOO_LARGE
 except ImportError:  # pragma: no cover - another Scrapy: such a drop is recorded as IGNORED
     _DECOMPRESSION_TOO_LARGE = None
 
-__all__ = ["IGNORED", "TOO_LARGE", "failed_item", "failure_status"]
+__all__ = ["BASE_FAILED_STAT", "IGNORED", "TOO_LARGE", "failed_item", "failed_request", "failure_status"]
+
+logger = logging.getLogger(__name__)
+
+#: stat holding why the base page could not be fetched (a status, an error kind, or
+#: "filtered": robots.txt, offsite); read by ``scrapy crawl`` for its exit code
+BASE_FAILED_STAT = "skeleton/base_failed"
 
 #: ``status`` of a page whose body is over ``DOWNLOAD_MAXSIZE``: the download
 #: cancelled (Scrapy raises ``DownloadCancelledError`` for that only), or the body
@@ -85,3 +96,24 @@ def failed_item(url: str, found_from: str | None, found_depth: int, status: str,
                     title=title, is_navigation=False, nav_links=[], confidence=0.0, candidates=0,
                     reason=FAILED_REASON, status=status, nav_blocks=[], evidence={}, offers={}, lang=lang,
                     aliases=[])
+
+
+def failed_request(failure: Failure, answered: bool, stats: Any) -> PageItem | None:
+    """The item of a request that failed for good (``answered``: a response came for
+    it), counted in ``stats``; None for a request filtered on purpose before it was
+    made, which is no page. The base page's failure is kept in :data:`BASE_FAILED_STAT`.
+    The page is recorded under the URL last requested (the URLs that redirected to it
+    are its aliases)."""
+    request = failure.request  # type: ignore[attr-defined]
+    stats.inc_value("skeleton/fetch_failed")
+    status = failure_status(failure, answered=answered)
+    parent = request.meta.get(META_PARENT)
+    if request.meta.get(META_DEPTH, 0) == 0 and parent is None:  # the base page: `scrapy crawl` exits with an error
+        stats.set_value(BASE_FAILED_STAT, status or "filtered")
+    if status is None:
+        return None
+    logger.warning("could not fetch %s: %s (recorded as failed: %s)",
+                   request.url, str(failure.value) or type(failure.value).__name__, status)
+    stats.inc_value("skeleton/failed_pages")
+    stats.inc_value(f"skeleton/failed_pages/{status}")
+    return failed_item(canonical(request.url) or request.url, parent, int(request.meta.get(META_DEPTH) or 0), status)

@@ -13,9 +13,10 @@ from typing import Any
 import scrapy
 from scrapy.http import Response
 
+from skeleton.analysis.page import PageAnalysis
 from skeleton.store.queue import LEASE_META
 
-__all__ = ["META_CONTEXT", "META_DEPTH", "META_LANG", "META_PARENT", "page_request", "requeued"]
+__all__ = ["META_CONTEXT", "META_DEPTH", "META_LANG", "META_PARENT", "child_requests", "page_request", "requeued"]
 
 META_DEPTH, META_PARENT = "skeleton_depth", "skeleton_parent"
 #: the id of the LinkSetDup context carried with each request (the ancestors'
@@ -31,6 +32,26 @@ def page_request(url: str, depth: int, parent: str | None, context: str, languag
     """The request of the page ``url`` found at ``depth`` by ``parent``."""
     return scrapy.Request(url, callback=callback, errback=errback, meta={
         META_DEPTH: depth, META_PARENT: parent, META_CONTEXT: context, META_LANG: language})
+
+
+def child_requests(found: PageAnalysis, depth: int, max_depth: int | None, context: str, stats: Any,
+                   callback: Callable[..., Any], errback: Callable[..., Any]) -> list[scrapy.Request]:
+    """The requests of the links a page at ``depth`` follows (within ``max_depth``;
+    stat ``skeleton/depth_limited`` for the others), then of the places it declares
+    (breadcrumb, up, filed, pager: fetched even when no navigation set links them;
+    ``skeleton/declared_followed``), with the LinkSetDup ``context`` and the crawl's
+    language."""
+    requests = []
+    for url, _, parent, level in found.followed:
+        if max_depth is not None and depth + level > max_depth:
+            stats.inc_value("skeleton/depth_limited")
+            continue
+        requests.append(page_request(url, depth + level, parent, context, found.language, callback, errback))
+    if max_depth is None or depth + 1 <= max_depth:
+        for url in found.places:
+            stats.inc_value("skeleton/declared_followed")
+            requests.append(page_request(url, depth + 1, found.url, context, found.language, callback, errback))
+    return requests
 
 
 def requeued(response: Response, callback: Callable[..., Any], errback: Callable[..., Any]) -> scrapy.Request:

@@ -1,31 +1,17 @@
 """The ``skeleton`` spider: crawls a site breadth-first along its navigation links.
 
-Its arguments (``-a NAME=VALUE``) and the settings they imply are
-:mod:`skeleton.spiders.arguments`. Each response is analysed by
-:func:`skeleton.analysis.page.analyse_page` (the same analysis the offline
-FINDSKELETON runs); the spider turns the result into child requests
-(:mod:`skeleton.spiders.requests`), one item and stats. One page, one node
-(``skeleton.urlrules``): a page whose ``<link rel="canonical">`` names another page
-of the site is recorded under that URL (its own URL becomes an alias); with
-``SKELETON_SKIP_ACTIONS`` (default on) action links, ``rel="nofollow"`` links, links
-marked as views and form pages are not followed; links to a page's copies in another
-language never are. A link whose href cannot be read as a URL is skipped and counted
-in ``skeleton/links/unparsable``.
-
-A page that fails for good is recorded as a broken leaf (:mod:`skeleton.spiders.failures`).
-A page whose analysis takes longer than ``SKELETON_ANALYSIS_BUDGET`` seconds (30; 0:
-no budget) is cut (:mod:`skeleton.budget`) and recorded as failed with ``status``
-``analysis_budget``, its links not followed. A shutdown signal (SIGTERM, Ctrl-C)
-stops the analysis the same way, but the page is neither recorded nor
-acknowledged: its lease goes back to the queue when the scheduler closes, for the
-next run (so does a response or a failed download that comes during the shutdown).
-
-The crawl keeps to the base URL's scope (:func:`skeleton.web.urls.in_scope`). A page
-that redirects out of it (:mod:`skeleton.middlewares.scope`) is recorded as a leaf
-with ``reason`` ``redirect_offsite`` and ``status`` the redirect's HTTP status
-(``"302"``) or ``"refresh"``; the target is never requested. When the base page
-itself redirects out (stat ``skeleton/base_redirect_offsite``) or cannot be fetched
-(``skeleton/base_failed``), ``scrapy crawl`` ends with an error line and exit code 1.
+Arguments (``-a NAME=VALUE``) and the settings they imply: :mod:`.arguments`. Each
+response is analysed by :func:`skeleton.analysis.page.analyse_page`, the analysis
+the offline FINDSKELETON runs too; the spider turns the result into an item and
+stats (:mod:`.pages`) and child requests (:mod:`.requests`). A page that fails for
+good is a broken leaf (:mod:`.failures`), so is a page whose analysis takes longer
+than ``SKELETON_ANALYSIS_BUDGET`` seconds (``status`` ``analysis_budget``,
+:mod:`skeleton.budget`). A shutdown signal (SIGTERM, Ctrl-C) stops the analysis, but
+the page is neither recorded nor acknowledged: its lease goes back to the queue for
+the next run. A page that redirects out of the crawl's scope
+(:mod:`skeleton.middlewares.scope`) is a leaf with ``reason`` ``redirect_offsite``.
+When the base page redirects out (stat ``skeleton/base_redirect_offsite``) or
+cannot be fetched (``skeleton/base_failed``), ``scrapy crawl`` exits with code 1.
 """
 from __future__ import annotations
 
@@ -42,17 +28,20 @@ from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
-from skeleton.analysis.page import UNPARSABLE_REASON, PageAnalysis, analyse_page, scope_filter
+from skeleton.analysis.page import analyse_page, scope_filter
 from skeleton.budget import (BUDGET_SETTING, BUDGET_STATUS, DEFAULT_BUDGET, BudgetSpent, Deadline,
                              ShutdownPending, ShutdownWatch, checkpoint, within)
 from skeleton.items import PageItem
 from skeleton.middlewares.scope import META_REDIRECT_OFFSITE, REDIRECT_OFFSITE_REASON, redirect_offsite_status
 from skeleton.middlewares.shared import META_PAGE, SharedPage, analysis_failed, html_response, release_page, \
     shared_page
+from skeleton.navobjects.detector import PageDetector
 from skeleton.schema.hook import item_sections
 from skeleton.spiders.arguments import SPIDER_ARGUMENTS, configure, parse_arguments
-from skeleton.spiders.failures import failed_item, failure_status
-from skeleton.spiders.requests import META_CONTEXT, META_DEPTH, META_LANG, META_PARENT, page_request, requeued
+from skeleton.spiders.failures import failed_item, failed_request
+from skeleton.spiders.pages import new_item, record_analysis
+from skeleton.spiders.requests import (META_CONTEXT, META_DEPTH, META_LANG, META_PARENT, child_requests,
+                                       page_request, requeued)
 from skeleton.spiders.sitemaps import SitemapReader
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.store import outage
@@ -62,13 +51,10 @@ from skeleton.template.crawl import templates_with_menu
 from skeleton.web.dom import looks_binary
 from skeleton.web.urls import canonical
 
-__all__ = ["BASE_FAILED_STAT", "BASE_REDIRECT_STAT", "SkeletonSpider"]
+__all__ = ["BASE_REDIRECT_STAT", "SkeletonSpider"]
 
 logger = logging.getLogger(__name__)
 
-#: stat holding why the base page could not be fetched (a status, an error kind, or
-#: "filtered": robots.txt, offsite); read by ``scrapy crawl`` for its exit code
-BASE_FAILED_STAT = "skeleton/base_failed"
 #: stat holding the URL out of the crawl's scope the base page redirects to
 BASE_REDIRECT_STAT = "skeleton/base_redirect_offsite"
 
@@ -88,8 +74,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         self.skip_actions = True
         self.pages_seen = 0
         self._contexts: ContextStore | None = None
-        #: the requests a response came for (``response_downloaded``): an
-        #: ``IgnoreRequest`` in the errback of one of them dropped a page requested
+        #: requests a response came for: an IgnoreRequest in their errback dropped a page requested
         self._answered: WeakSet[scrapy.Request] = WeakSet()
         self.analysis_budget = DEFAULT_BUDGET  # seconds per page (SKELETON_ANALYSIS_BUDGET; 0: none)
         self.shutdown = ShutdownWatch()  # a shutdown signal stops the analysis, its page stays queued
@@ -123,29 +108,18 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         self._answered.add(request)
 
     def failed(self, failure: Failure) -> Iterator[PageItem]:
-        """Errback. A request filtered on purpose before it was made (robots.txt,
-        offsite) is done without a page: its queue lease is acknowledged. A page
-        that failed for good is an item with ``reason`` ``failed`` and its
-        ``status`` (:func:`skeleton.spiders.failures.failure_status`), recorded under
-        the URL last requested (the URLs that redirected to it are its aliases)."""
+        """Errback: a page that failed for good is a broken leaf
+        (:func:`skeleton.spiders.failures.failed_request`); a request filtered on
+        purpose before it was made is done without a page (its lease acknowledged)."""
         request = failure.request  # type: ignore[attr-defined]
-        stats = self.crawler.stats
         if self.shutdown.requested:  # a download cut by the shutdown fails no page: it stays queued
             self._left_for_shutdown(request.url)
             return
-        stats.inc_value("skeleton/fetch_failed")
-        status = failure_status(failure, answered=request in self._answered)
-        if request.meta.get(META_DEPTH, 0) == 0 and request.meta.get(META_PARENT) is None:
-            stats.set_value(BASE_FAILED_STAT, status or "filtered")  # the base page itself
-        if status is None:
+        item = failed_request(failure, request in self._answered, self.crawler.stats)
+        if item is None:
             self.crawler.signals.send_catch_log(request_finished, request=request)
             return
-        logger.warning("could not fetch %s: %s (recorded as failed: %s)",
-                       request.url, str(failure.value) or type(failure.value).__name__, status)
-        stats.inc_value("skeleton/failed_pages")
-        stats.inc_value(f"skeleton/failed_pages/{status}")
-        yield failed_item(canonical(request.url) or request.url, request.meta.get(META_PARENT),
-                          int(request.meta.get(META_DEPTH) or 0), status)
+        yield item
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[PageItem | scrapy.Request]:
         """The page's child requests, then its item. Not a generator function itself:
@@ -168,13 +142,9 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             return
         self.pages_seen += 1
         stats.inc_value("skeleton/pages")
-        first_url = response.meta.get("redirect_urls", [response.url])[0]
         # recorded under its final URL; the URLs that redirected to it are its aliases
-        url = canonical(response.url) or canonical(first_url) or response.url
-        item = PageItem(url=url, parent=None, depth=None, found_from=response.meta.get(META_PARENT),
-                        found_depth=int(response.meta.get(META_DEPTH, 0)), title="", is_navigation=False,
-                        nav_links=[], confidence=0.0, candidates=0, reason=None, nav_blocks=[], evidence={},
-                        offers={}, lang="", aliases=[])
+        url = canonical(response.url) or canonical(response.meta.get("redirect_urls", [""])[0]) or response.url
+        item = new_item(url, response.meta.get(META_PARENT), int(response.meta.get(META_DEPTH, 0)))
         try:
             with within(self._deadline(response)):
                 requests = self._analyse(response, item)
@@ -231,11 +201,9 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             if depth == 0 and item["found_from"] is None:
                 stats.set_value(BASE_REDIRECT_STAT, str(target))
             return self._leaf(item, REDIRECT_OFFSITE_REASON)
-        body = response.body if html_response(response) else b""
-        unreadable = "non_html" if not html_response(response) else "empty" if not body.strip() else \
-            "binary" if looks_binary(body) else None
-        if unreadable:
-            return self._leaf(item, unreadable)
+        body = response.body if html_response(response) else None
+        if body is None or not body.strip() or looks_binary(body):
+            return self._leaf(item, "non_html" if body is None else "binary" if body.strip() else "empty")
         shared = shared_page(response, stats)  # parsed once per response
         checkpoint()  # skeleton.budget: between the steps, and in their loops
         if shared.root is None:
@@ -256,15 +224,15 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             sections = None
         if sections is not None:
             item["sections"] = sections
-        self._record(item, found)
+        record_analysis(item, found, stats)
         child_context = context
         if depth == 0 and found.detection is not None:
             # every page below the root gets the root's context, whichever parent found
             # it first, so detection never depends on arrival order
             child_context = self.contexts.put(*found.detection.context_for_children(self.contexts.get(context)[0]))
-        return self._requests(item, found, child_context)
+        return child_requests(found, depth, self.max_depth, child_context, stats, self.parse, self.failed)
 
-    def _detect(self, context: str, depth: int) -> Any:
+    def _detect(self, context: str, depth: int) -> PageDetector:
         """The page detector with the LinkSetDup context ``context`` (read when the
         detection runs) and the template menu from depth 2 (``-a template_menu``)."""
         def detect(root: Any, url: str, base: str, _known: Any, _template: Any) -> Any:
@@ -272,43 +240,6 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             return self.detector(root, url, base, known, templates_with_menu(template, self.menu, depth))
 
         return detect
-
-    def _record(self, item: PageItem, found: PageAnalysis) -> None:
-        """Fill the page's item from its analysis, and count it."""
-        stats = self.crawler.stats
-        if found.declared:  # the site names the page by another URL: that is the node, this URL its alias
-            stats.inc_value("skeleton/canonical_links")
-            item.update(aliases=[item["url"]], url=found.declared)
-        item["evidence"] = found.evidence
-        if found.detection is not None:
-            item.update(confidence=found.detection.confidence, candidates=found.detection.candidates,
-                        nav_blocks=getattr(found.detection, "nav_blocks", []))
-        if found.unparsable:
-            stats.inc_value(f"skeleton/{UNPARSABLE_REASON}", len(found.unparsable))
-            logger.debug("%s: %d unparsable links skipped, e.g. %r", found.url, len(found.unparsable),
-                         found.unparsable[0])
-        for reason in found.skipped:
-            stats.inc_value(f"skeleton/{reason}")
-        item.update(nav_links=[{"url": u, "text": t, "parent": p} for u, t, p, _ in found.followed],
-                    offers=found.offers, is_navigation=found.is_navigation)
-        stats.inc_value("skeleton/nav_pages" if found.is_navigation else "skeleton/content_pages")
-
-    def _requests(self, item: PageItem, found: PageAnalysis, context: str) -> list[scrapy.Request]:
-        """The page's child requests, then the places it declares (breadcrumb, up,
-        filed: fetched even when no navigation set links them), within ``depth``."""
-        stats, depth, requests = self.crawler.stats, item["found_depth"], []
-        for url, _, parent, level in found.followed:
-            if self.max_depth is not None and depth + level > self.max_depth:
-                stats.inc_value("skeleton/depth_limited")
-                continue
-            requests.append(page_request(url, depth + level, parent, context, found.language, self.parse,
-                                         self.failed))
-        if self.max_depth is None or depth + 1 <= self.max_depth:
-            for url in found.places:
-                stats.inc_value("skeleton/declared_followed")
-                requests.append(page_request(url, depth + 1, found.url, context, found.language, self.parse,
-                                             self.failed))
-        return requests
 
     def closed(self, reason: str) -> None:
         """Scrapy calls this when the spider closes: the context client is closed,
