@@ -111,9 +111,8 @@ def test_the_bound_keeps_nested_and_short_lists_whatever_the_order(redis_client,
 
 
 def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_client, redis_settings) -> None:
-    spider = SimpleNamespace(crawl_id="test-offers-pipeline", base=ROOT, mode="sew",
-                             max_depth=None, max_pages=None, model=None)
-    crawler = SimpleNamespace(spider=spider, settings=redis_settings, signals=SignalManager())
+    crawler = SimpleNamespace(settings={**redis_settings, "SKELETON_CRAWL_ID": "test-offers-pipeline",
+                                        "SKELETON_BASE": ROOT}, signals=SignalManager())
     pipeline = TreePipeline(crawler, redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())

@@ -232,7 +232,8 @@ def test_vocabulary_in_compact_hashes(redis_client, crawl_keys) -> None:
 
 
 def make_middleware(redis_settings, crawl: str, **extra) -> tuple[EntropyMiddleware, object]:
-    crawler = get_crawler(SkeletonSpider, {**redis_settings, **extra})
+    crawler = get_crawler(SkeletonSpider, {**redis_settings, **extra,  # as the spider publishes them
+                                           "SKELETON_CRAWL_ID": crawl, "SKELETON_BASE": BASE})
     crawler.spider = SkeletonSpider(base=BASE, mode="bfs", crawl=crawl)
     crawler.spider._set_crawler(crawler)
     return EntropyMiddleware.from_crawler(crawler), crawler

@@ -130,15 +130,14 @@ ROOT = "http://s/"
 
 
 def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client, redis_settings) -> None:
-    spider = SimpleNamespace(crawl_id="test-failed-replaced", base=ROOT, mode="sew",
-                             max_depth=None, max_pages=None, model=None)
+    settings = {**redis_settings, "SKELETON_CRAWL_ID": "test-failed-replaced", "SKELETON_BASE": ROOT}
     signals, stored = SignalManager(), []
 
     def on_stored(fetched: int) -> None:  # the crawl's count of pages analysed, per page
         stored.append(fetched)
 
     signals.connect(on_stored, signal=page_stored)
-    pipeline = TreePipeline(SimpleNamespace(spider=spider, settings=redis_settings, signals=signals),
+    pipeline = TreePipeline(SimpleNamespace(settings=settings, signals=signals),
                             redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())

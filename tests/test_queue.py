@@ -21,8 +21,9 @@ from skeleton.store.keys import CrawlKeys
 
 
 def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
-    spider = SimpleNamespace(name="skeleton", crawl_id=crawl,
-                             settings=Settings({"SKELETON_LEASE_TIMEOUT": lease}),
+    spider = SimpleNamespace(name="skeleton", settings=Settings({
+                                 "SKELETON_LEASE_TIMEOUT": lease, "SKELETON_CRAWL_ID": crawl,
+                                 "SKELETON_BASE": "http://127.0.0.1:9/"}),
                              crawler=SimpleNamespace(stats=MemoryStatsCollector(
                                  SimpleNamespace(settings=Settings()))))
     return LeasedFifoQueue(client, spider, CrawlKeys(crawl).requests, serializer)
@@ -316,8 +317,7 @@ class Methods:
     """A spider's callbacks, for the queue's encoding."""
 
     name = "skeleton"
-    crawl_id = "q-encode"
-    settings = Settings()
+    settings = Settings({"SKELETON_CRAWL_ID": "q-encode", "SKELETON_BASE": "http://127.0.0.1:9/"})
     crawler = SimpleNamespace(stats=MemoryStatsCollector(SimpleNamespace(settings=Settings())))
 
     def parse(self, response):  # type: ignore[no-untyped-def]

@@ -32,6 +32,7 @@ from scrapy import signals
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.commands._output import check_output_option
 from skeleton.commands._recorded import probe_redis
@@ -94,10 +95,11 @@ class Command(crawl.Command):
         could not be fetched or redirects out of the crawl's scope, or the crawl
         finished without any page recorded."""
         for crawler in self.crawlers:
-            if not hasattr(crawler.spider, "crawl_id"):
+            crawl = crawl_settings(crawler.settings)
+            if crawl is None:
                 continue  # not the skeleton spider: no pages of a crawl to count
             stats = crawler.stats.get_stats() if crawler.stats is not None else {}
-            base = getattr(crawler.spider, "base", "the base URL")
+            base = crawl.base
             failed = stats.get(BASE_FAILED_STAT)
             if failed:
                 return f"could not fetch the base page {base} ({failed}): nothing was crawled"
@@ -184,8 +186,9 @@ class Command(crawl.Command):
             if callable(check):
                 checked = check(**opts.spargs)
                 if self._uses_redis(spidercls):
-                    self._check_redis(checked if isinstance(checked, dict) else {},
-                                      default_id=not opts.spargs.get("crawl"))
+                    # a dict, or the spider's typed arguments (crawl, base, mode: SpiderArguments)
+                    found = checked if isinstance(checked, dict) else vars(checked) if checked is not None else {}
+                    self._check_redis(found, default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
         if outage.any_down() or BASE_MISMATCH in self.reasons:
             self.exitcode = 1
@@ -213,11 +216,11 @@ class Command(crawl.Command):
         the feed then agrees with ``scrapy tree``. A worker that leaves the crawl to
         others leaves them null."""
         feeds = self._local_feeds()
-        crawlers = [c for c in self.crawlers if hasattr(c.spider, "crawl_id")]
-        if not feeds or len(crawlers) != 1 or "finished" not in self.reasons:
+        crawls = [crawl for crawl in map(crawl_settings, (c.settings for c in self.crawlers)) if crawl is not None]
+        if not feeds or len(crawls) != 1 or "finished" not in self.reasons:
             return
         assert self.settings is not None
-        keys = CrawlKeys(crawlers[0].spider.crawl_id)
+        keys = CrawlKeys(crawls[0].crawl)
         try:
             server = connect(self.settings, retries=0)
             try:

@@ -44,6 +44,7 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
@@ -171,10 +172,11 @@ class TreePipeline:
         self.crawler = crawler
         self.server = server
         self.script = server.register_script(OFFER_SCRIPT)
-        spider = crawler.spider
-        self.keys = CrawlKeys(spider.crawl_id)
-        self.root = spider.base
-        self.origin = origin_of(spider.base)
+        crawl = crawl_settings(crawler.settings)
+        assert crawl is not None, "built by from_crawler"
+        self.keys = CrawlKeys(crawl.crawl)
+        self.root = crawl.base
+        self.origin = origin_of(crawl.base)
         self.waiting: list[tuple[dict[str, str], list[Any]]] = []
         server.script_load(OFFER_SCRIPT)  # batches call it by sha
         crawler.signals.connect(self.flush, signal=flush_requested)
@@ -182,8 +184,7 @@ class TreePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        spider = crawler.spider
-        if not (hasattr(spider, "crawl_id") and hasattr(spider, "base")):
+        if crawl_settings(crawler.settings) is None:
             raise NotConfigured("TreePipeline works with the skeleton spider only")
         return cls(crawler, connect(crawler.settings))
 

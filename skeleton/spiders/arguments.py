@@ -31,10 +31,11 @@ How the arguments reach the other components: they are known only once Scrapy
 builds the spider, which it does before it freezes the settings and builds the
 scheduler, the middlewares, the extensions and the pipelines. The spider's
 ``from_crawler`` calls :func:`configure` once; it writes every setting the
-arguments imply (the Redis URL, the queue and dupefilter keys, the crawl id and
-base URL other components read, the ack batch of a budgeted run, the analyses
-and render switches, the feed fields). Components read settings, never the
-spider's attributes.
+arguments imply (the Redis URL, the queue and dupefilter keys, the crawl id, base
+URL, mode, bounds and edge score other components read,
+:mod:`skeleton.crawl_settings`, the ack batch of a budgeted run, the analyses and
+render switches, the feed fields). Components read settings, never the spider's
+attributes.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ from skeleton.analyses import SETTINGS as ANALYSIS_SETTINGS
 from skeleton.analyses import AnalysesError, parse_analyses
 from skeleton.analyses import enabled as analysis_enabled
 from skeleton.browser import MISSING, chromium_paths
+from skeleton.crawl_settings import CrawlSettings, publish
 from skeleton.exports.feed import ANALYSIS_FIELDS, feed_fields
 from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
 from skeleton.middlewares.render import RENDER_SETTING, render_mode
@@ -62,15 +64,13 @@ from skeleton.store.server import redis_url
 from skeleton.urlrules.language import ANY_LANGUAGE, primary_language
 from skeleton.web.urls import canonical, split_url
 
-__all__ = ["BASE_SETTING", "CRAWL_SETTING", "MODES", "SPIDER_ARGUMENTS", "SpiderArguments", "base_url",
+__all__ = ["MODES", "SPIDER_ARGUMENTS", "SpiderArguments", "base_url",
            "configure", "page_detector", "parse_arguments", "positive_int", "refuse_unknown_arguments"]
 
 MODES = ("sew", "bfs")
 #: the skeleton spider's ``-a`` arguments
 SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "detector", "block_model",
                     "template_menu", "lang", "analyses", "render")
-#: the settings :func:`configure` publishes the crawl id and the base URL in
-CRAWL_SETTING, BASE_SETTING = "SKELETON_CRAWL_ID", "SKELETON_BASE"
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,8 @@ class SpiderArguments:
     max_pages: int | None = None
     #: the SEW model (None with ``mode=bfs``)
     model: SEWModel | None = None
+    #: the ``-a model`` file (None: the shipped model)
+    model_file: str | None = None
     detector_name: str = "sew"
     #: the page detector (None with ``mode=bfs``; :func:`page_detector`)
     detector: PageDetector | None = None
@@ -207,7 +209,7 @@ def parse_arguments(base: str | None = None, depth: str | int | None = None,
         raise UsageError(problem)
     if detector not in CRAWL_DETECTORS:
         raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
-    arguments = SpiderArguments(url, crawl, mode, max_depth, budget, None, detector, None, block_model,
+    arguments = SpiderArguments(url, crawl, mode, max_depth, budget, None, model, detector, None, block_model,
                                 menu_n, language, chosen, rendering)
     try:
         sew_model = _sew_model(model) if mode == "sew" else None
@@ -231,8 +233,8 @@ def configure(settings: Settings, arguments: SpiderArguments) -> SpiderArguments
     """Write the settings the spider's ``arguments`` imply, before Scrapy freezes
     them and builds the other components, and return the arguments as the crawl
     runs them: every Redis user (scheduler, dupefilter, pipeline, extensions) reads
-    the same URL and keys; the crawl id and the base URL (:data:`CRAWL_SETTING`,
-    :data:`BASE_SETTING`); a budgeted run stores each page at once
+    the same URL and keys; the crawl id, base URL, mode, bounds and edge score
+    (:mod:`skeleton.crawl_settings`); a budgeted run stores each page at once
     (``SKELETON_ACK_BATCH`` 1: its workers count the pages stored); ``-a analyses``
     switches the analyses' settings on, ``-a render`` the rendering middleware; the
     feed fields, unless ``FEED_EXPORT_FIELDS`` chooses them. A detector that skips
@@ -240,8 +242,9 @@ def configure(settings: Settings, arguments: SpiderArguments) -> SpiderArguments
     settings.set("REDIS_URL", redis_url(settings), priority="cmdline")
     settings.set("SCHEDULER_QUEUE_KEY", arguments.keys.requests, priority="cmdline")
     settings.set("SCHEDULER_DUPEFILTER_KEY", arguments.keys.dupefilter, priority="cmdline")
-    settings.set(CRAWL_SETTING, arguments.crawl, priority="cmdline")
-    settings.set(BASE_SETTING, arguments.base, priority="cmdline")
+    publish(settings, CrawlSettings(arguments.crawl, arguments.base, arguments.mode, arguments.depth,
+                                    arguments.max_pages, dict(getattr(arguments.model, "edges", None) or {}),
+                                    arguments.detector_name, arguments.model_file, arguments.block_model))
     if arguments.max_pages is not None:
         settings.set("SKELETON_ACK_BATCH", 1, priority="spider")
     for name in arguments.analyses:

@@ -37,7 +37,6 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-import redis
 import scrapy
 from scrapy.http import Response
 from twisted.python.failure import Failure
@@ -47,6 +46,7 @@ from skeleton.web.urls import canonical, in_scope
 from skeleton.sitemaps.files import INDEX, default_sitemaps, read_sitemap, robots_sitemaps, sitemap_allowed, sitemap_body
 from skeleton.store import sitemap as store
 from skeleton.store.queue import request_finished
+from skeleton.store.server import RedisError
 
 __all__ = ["SITEMAP_SETTING", "MAX_FILES_SETTING", "MAX_URLS_SETTING", "META_SITEMAP", "SitemapReader"]
 
@@ -114,7 +114,7 @@ class SitemapReader:
         try:
             if not response.meta.get(META_REDIRECT_OFFSITE) and response.status == 200:
                 yield from self._claimed(robots_sitemaps(response.body, response.url))
-        except (redis.RedisError, ValueError) as exc:
+        except (RedisError, ValueError) as exc:
             self.crawler.stats.inc_value("skeleton/sitemap/errors")
             logger.warning("could not read the sitemaps of %s: %s", response.url, exc)
         self._finish(response.request)
@@ -132,7 +132,7 @@ class SitemapReader:
                 store.record_file(server, self.keys, url, "", 0, "redirect_offsite")
             else:
                 yield from self._read(server, response, url)
-        except (redis.RedisError, ValueError) as exc:
+        except (RedisError, ValueError) as exc:
             stats.inc_value("skeleton/sitemap/errors")
             logger.warning("could not read the sitemap %s: %s", url, exc)
         self._finish(response.request)
@@ -176,7 +176,7 @@ class SitemapReader:
                 server = self._redis()
                 if store.claim_file(server, self.keys, url, self.settings.getint(MAX_FILES_SETTING, 50)) >= 0:
                     store.record_file(server, self.keys, url, "", 0, status)
-            except redis.RedisError as exc:
+            except RedisError as exc:
                 self.crawler.stats.inc_value("skeleton/sitemap/errors")
                 logger.warning("could not record the sitemap %s: %s", url, exc)
         self._finish(request)

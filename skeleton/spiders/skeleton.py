@@ -45,8 +45,9 @@ from skeleton.spiders.requests import (META_CONTEXT, META_DEPTH, META_LANG, META
 from skeleton.spiders.sitemaps import SitemapReader
 from skeleton.spiders.template_menu import load_template_menu
 from skeleton.store import outage
-from skeleton.store.contexts import CONTEXT_ERRORS, ContextStore
+from skeleton.store.contexts import ContextStore
 from skeleton.store.queue import request_finished
+from skeleton.store.server import RedisError
 from skeleton.template.crawl import templates_with_menu
 from skeleton.web.dom import looks_binary
 from skeleton.web.urls import canonical
@@ -61,8 +62,7 @@ BASE_REDIRECT_STAT = "skeleton/base_redirect_offsite"
 
 class SkeletonSpider(SitemapReader, scrapy.Spider):
     name = "skeleton"
-    #: validates ``-a`` arguments before the crawl starts (``scrapy crawl``)
-    check_arguments = staticmethod(parse_arguments)
+    check_arguments = staticmethod(parse_arguments)  # -a checked before the crawl starts (scrapy crawl)
 
     def __init__(self, **kwargs: Any) -> None:
         self.args = parse_arguments(**kwargs)
@@ -95,6 +95,9 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         if self._contexts is None:
             self._contexts = ContextStore(self.crawler, self.keys.contexts)
         return self._contexts
+
+    def _redis(self) -> Any:  # the sitemap reader's client (skeleton.spiders.sitemaps)
+        return self.contexts.server()
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         if self.args.template_menu is not None:
@@ -161,7 +164,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             stats.inc_value(f"skeleton/failed_pages/{BUDGET_STATUS}")
             item, requests = failed_item(url, item["found_from"], item["found_depth"], BUDGET_STATUS,
                                          title=item["title"], lang=item["lang"]), []
-        except CONTEXT_ERRORS as exc:  # no context, no detection: the lease stays for a later run
+        except RedisError as exc:  # no context, no detection: the lease stays for a later run
             outage.redis_failed(self.crawler, exc, "reading a detection context")
             return
         except Exception:
@@ -178,8 +181,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         release_page(response)  # the tree is not needed any more: freed now, not at a later collection
 
     def _deadline(self, response: Response) -> Deadline:
-        """``SKELETON_ANALYSIS_BUDGET`` seconds from the page's parse (by the first
-        component that read it), and the shutdown signal."""
+        """``SKELETON_ANALYSIS_BUDGET`` seconds from the page's parse, and the shutdown signal."""
         page = response.meta.get(META_PAGE)
         started = page.started if isinstance(page, SharedPage) and page.started else time.monotonic()
         return Deadline(self.analysis_budget, started, self.shutdown)
@@ -194,8 +196,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         return []
 
     def _analyse(self, response: Response, item: PageItem) -> list[scrapy.Request]:
-        stats, depth = self.crawler.stats, item["found_depth"]
-        target = response.meta.get(META_REDIRECT_OFFSITE)
+        stats, depth, target = self.crawler.stats, item["found_depth"], response.meta.get(META_REDIRECT_OFFSITE)
         if target:  # a redirect out of the crawl's scope, not followed
             item.update(status=redirect_offsite_status(response), redirect_to=str(target))
             if depth == 0 and item["found_from"] is None:
@@ -242,8 +243,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         return detect
 
     def closed(self, reason: str) -> None:
-        """Scrapy calls this when the spider closes: the context client is closed,
-        the shutdown signals' handlers are Scrapy's again."""
+        """When the spider closes: the Redis client closed, the signal handlers Scrapy's again."""
         self.shutdown.unwatch()
         if self._contexts is not None:
             self._contexts.close()

@@ -5,7 +5,7 @@ A queued request carries the id of the LinkSetDup context of the page that found
 hash ``:contexts`` (id -> canonical JSON, written with ``HSETNX``: equal contexts
 share an id, so any worker may store one). Each worker keeps the last
 :data:`MAX_CACHED_CONTEXTS` it used in memory and reads the others back once.
-Redis errors (:data:`CONTEXT_ERRORS`) reach the caller: a page
+Redis errors (:data:`skeleton.store.server.RedisError`) reach the caller: a page
 whose context cannot be read is not analysed, its lease stays unacknowledged.
 """
 from __future__ import annotations
@@ -22,12 +22,10 @@ from skeleton.store.server import connect
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["CONTEXT_ERRORS", "MAX_CACHED_CONTEXTS", "ContextStore"]
+__all__ = ["MAX_CACHED_CONTEXTS", "ContextStore"]
 
 #: detection contexts a worker keeps in memory (the others are read again from Redis)
 MAX_CACHED_CONTEXTS = 256
-#: what :meth:`ContextStore.get` and :meth:`ContextStore.put` raise when Redis fails
-CONTEXT_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError,)
 
 
 class ContextStore:
@@ -40,7 +38,9 @@ class ContextStore:
         self.cache: dict[str, Context] = {"": ([], [])}
         self._server: redis.Redis | None = None
 
-    def _redis(self) -> redis.Redis:
+    def server(self) -> redis.Redis:
+        """The crawl's Redis client, connected on first use; ``ConnectionError`` once
+        Redis was declared unavailable (:mod:`skeleton.store.outage`)."""
         if outage.is_down(self.crawler):  # declared gone: no component waits for it
             raise redis.ConnectionError("Redis was declared unavailable")
         if self._server is None:
@@ -53,7 +53,7 @@ class ContextStore:
         release) is the empty context (stat ``skeleton/context/missing``)."""
         found = self.cache.get(context_id)
         if found is None:
-            found = decode_context(self._redis().hget(self.key, context_id))
+            found = decode_context(self.server().hget(self.key, context_id))
             if found is None:
                 self.crawler.stats.inc_value("skeleton/context/missing")
                 found = ([], [])
@@ -65,7 +65,7 @@ class ContextStore:
         and worker: ``HSETNX``), and return its id."""
         context_id, blob = encode_context(known, template)
         if context_id not in self.cache:
-            self._redis().hsetnx(self.key, context_id, blob)
+            self.server().hsetnx(self.key, context_id, blob)
             self._remember(context_id, ([set(u) for u in known], [set(u) for u in template]))
         return context_id
 

@@ -49,6 +49,7 @@ import psutil
 from scrapy import Request
 from scrapy_redis.queue import Base
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store.keys import META_DEAD_LETTERS, CrawlKeys
 from skeleton.store.server import run_pipeline
 
@@ -329,13 +330,17 @@ class Exchange:
 
 
 class LeasedFifoQueue(Base):
-    """FIFO queue with leases. Needs the skeleton spider (its ``crawl_id``); settings:
+    """FIFO queue with leases. Needs the skeleton spider's crawl id
+    (:mod:`skeleton.crawl_settings`); settings:
     ``SKELETON_LEASE_TIMEOUT`` (seconds a lease lives without a heartbeat, 60)."""
 
     def __init__(self, server: redis.Redis, spider: Spider, key: str,
                  serializer: Any = None) -> None:
         super().__init__(server, spider, key, serializer)
-        self.keys = CrawlKeys(spider.crawl_id)  # type: ignore[attr-defined]
+        crawl = crawl_settings(spider.settings)
+        if crawl is None:
+            raise ValueError("LeasedFifoQueue works with the skeleton spider only")
+        self.keys = CrawlKeys(crawl.crawl)
         self.stats = spider.crawler.stats
         self.lease_ms = int(spider.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) * 1000)
         self.worker = new_worker_id()

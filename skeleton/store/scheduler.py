@@ -47,6 +47,7 @@ from scrapy.utils.misc import load_object
 from scrapy_redis import defaults, scheduler
 from twisted.internet.task import LoopingCall
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.store.queue import LEASE_META, Exchange, LeasedFifoQueue, request_finished, workers_alive
 from skeleton.store.server import connect
@@ -461,8 +462,8 @@ class Scheduler(scheduler.Scheduler):
         engine = self.crawler.engine
         if not self.crawler.crawling or engine is None or engine.spider is None:
             return
-        engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
-                             else "http://localhost/", meta={WAKE_META: True}))
+        crawl = crawl_settings(self.crawler.settings)
+        engine.crawl(Request(crawl.base if crawl is not None else "http://localhost/", meta={WAKE_META: True}))
 
     def _flush_tick(self) -> None:
         if self.acks_since is not None and time.monotonic() - self.acks_since >= self.ack_every:

