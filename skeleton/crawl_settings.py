@@ -39,12 +39,18 @@ DETECTOR_SETTING, MODEL_SETTING, BLOCK_MODEL_SETTING = "SKELETON_DETECTOR", "SKE
 class CrawlSettings:
     """What the spider published about its crawl."""
 
-    crawl: str
+    #: :data:`BASE_SETTING`
     base: str
+    #: :data:`CRAWL_SETTING`
+    crawl: str
+    #: :data:`MODE_SETTING`
     mode: str = "sew"
+    #: :data:`DEPTH_SETTING`, :data:`MAX_PAGES_SETTING`
     depth: int | None = None
     max_pages: int | None = None
+    #: :data:`EDGE_MODEL_SETTING`
     edge_model: dict[str, Any] = field(default_factory=dict)
+    #: :data:`DETECTOR_SETTING`, :data:`MODEL_SETTING`, :data:`BLOCK_MODEL_SETTING`
     detector: str = "sew"
     model: str | None = None
     block_model: str | None = None
@@ -53,7 +59,7 @@ class CrawlSettings:
 def publish(settings: Any, crawl: CrawlSettings) -> None:
     """Write ``crawl`` into ``settings`` (Scrapy's, not frozen yet), at the command
     line's priority: no ``-s`` of the same names overrides the spider's arguments."""
-    for name, value in ((CRAWL_SETTING, crawl.crawl), (BASE_SETTING, crawl.base), (MODE_SETTING, crawl.mode),
+    for name, value in ((BASE_SETTING, crawl.base), (CRAWL_SETTING, crawl.crawl), (MODE_SETTING, crawl.mode),
                         (DEPTH_SETTING, crawl.depth), (MAX_PAGES_SETTING, crawl.max_pages),
                         (EDGE_MODEL_SETTING, dict(crawl.edge_model)), (DETECTOR_SETTING, crawl.detector),
                         (MODEL_SETTING, crawl.model), (BLOCK_MODEL_SETTING, crawl.block_model)):
@@ -67,7 +73,7 @@ def crawl_settings(settings: Mapping[str, Any] | Any) -> CrawlSettings | None:
     if not (isinstance(crawl, str) and crawl and isinstance(base, str) and base):
         return None
     depth, max_pages = settings.get(DEPTH_SETTING), settings.get(MAX_PAGES_SETTING)
-    return CrawlSettings(crawl, base, str(settings.get(MODE_SETTING) or "sew"),
+    return CrawlSettings(base, crawl, str(settings.get(MODE_SETTING) or "sew"),
                          None if depth is None else int(depth), None if max_pages is None else int(max_pages),
                          dict(settings.get(EDGE_MODEL_SETTING) or {}), str(settings.get(DETECTOR_SETTING) or "sew"),
                          settings.get(MODEL_SETTING) or None, settings.get(BLOCK_MODEL_SETTING) or None)

@@ -186,8 +186,9 @@ class Command(crawl.Command):
             if callable(check):
                 checked = check(**opts.spargs)
                 if self._uses_redis(spidercls):
-                    # a dict, or the spider's typed arguments (crawl, base, mode: SpiderArguments)
-                    found = checked if isinstance(checked, dict) else vars(checked) if checked is not None else {}
+                    # a dict, or the skeleton spider's typed arguments (crawl, base, mode)
+                    published = getattr(checked, "published", None)
+                    found = checked if isinstance(checked, dict) else vars(published) if published else {}
                     self._check_redis(found, default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
         if outage.any_down() or BASE_MISMATCH in self.reasons:

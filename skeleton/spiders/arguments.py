@@ -77,19 +77,13 @@ SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "det
 class SpiderArguments:
     """The skeleton spider's arguments, validated (:func:`parse_arguments`)."""
 
-    base: str
-    crawl: str
-    mode: str = "sew"
-    depth: int | None = None
-    max_pages: int | None = None
+    #: what the other components read (:mod:`skeleton.crawl_settings`): the crawl id,
+    #: base URL, mode, bounds, the detector's name and model files
+    published: CrawlSettings
     #: the SEW model (None with ``mode=bfs``)
     model: SEWModel | None = None
-    #: the ``-a model`` file (None: the shipped model)
-    model_file: str | None = None
-    detector_name: str = "sew"
     #: the page detector (None with ``mode=bfs``; :func:`page_detector`)
     detector: PageDetector | None = None
-    block_model: str | None = None
     template_menu: int | None = None
     lang: str | None = None
     analyses: frozenset[str] = frozenset()
@@ -98,7 +92,7 @@ class SpiderArguments:
 
     @property
     def keys(self) -> CrawlKeys:
-        return CrawlKeys(self.crawl)
+        return CrawlKeys(self.published.crawl)
 
 
 def refuse_unknown_arguments(spider: str, given: dict[str, Any], known: Iterable[str]) -> None:
@@ -209,11 +203,12 @@ def parse_arguments(base: str | None = None, depth: str | int | None = None,
         raise UsageError(problem)
     if detector not in CRAWL_DETECTORS:
         raise UsageError(f"detector must be one of {', '.join(CRAWL_DETECTORS)}, got {detector!r}")
-    arguments = SpiderArguments(url, crawl, mode, max_depth, budget, None, model, detector, None, block_model,
-                                menu_n, language, chosen, rendering)
     try:
         sew_model = _sew_model(model) if mode == "sew" else None
-        return page_detector(replace(arguments, model=sew_model), "blocks" in chosen)
+        published = CrawlSettings(url, crawl, mode, max_depth, budget, dict(getattr(sew_model, "edges", None) or {}),
+                                  detector, model, block_model)
+        return page_detector(SpiderArguments(published, sew_model, None, menu_n, language, chosen, rendering),
+                             "blocks" in chosen)
     except (ModelError, ModelFormatError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -223,9 +218,10 @@ def page_detector(arguments: SpiderArguments, with_blocks: bool) -> SpiderArgume
     and ``with_blocks`` false, CHD-HD is skipped and items carry no ``nav_blocks``."""
     if arguments.model is None:
         return arguments
-    with_blocks = with_blocks or arguments.detector_name != "sew"
-    blocks = load_block_model(arguments.block_model) if with_blocks else None
-    detect = make_detector(arguments.detector_name, arguments.model, blocks, with_blocks=with_blocks)
+    name = arguments.published.detector
+    with_blocks = with_blocks or name != "sew"
+    blocks = load_block_model(arguments.published.block_model) if with_blocks else None
+    detect = make_detector(name, arguments.model, blocks, with_blocks=with_blocks)
     return replace(arguments, detector=detect)
 
 
@@ -242,20 +238,18 @@ def configure(settings: Settings, arguments: SpiderArguments) -> SpiderArguments
     settings.set("REDIS_URL", redis_url(settings), priority="cmdline")
     settings.set("SCHEDULER_QUEUE_KEY", arguments.keys.requests, priority="cmdline")
     settings.set("SCHEDULER_DUPEFILTER_KEY", arguments.keys.dupefilter, priority="cmdline")
-    publish(settings, CrawlSettings(arguments.crawl, arguments.base, arguments.mode, arguments.depth,
-                                    arguments.max_pages, dict(getattr(arguments.model, "edges", None) or {}),
-                                    arguments.detector_name, arguments.model_file, arguments.block_model))
-    if arguments.max_pages is not None:
+    publish(settings, arguments.published)
+    if arguments.published.max_pages is not None:
         settings.set("SKELETON_ACK_BATCH", 1, priority="spider")
     for name in arguments.analyses:
         settings.set(ANALYSIS_SETTINGS[name], True, priority="spider")
     if arguments.render is not None:
         settings.set(RENDER_SETTING, arguments.render, priority="spider")
-    if arguments.model is not None and arguments.detector_name == "sew" \
+    if arguments.model is not None and arguments.published.detector == "sew" \
             and analysis_enabled(settings, "blocks") and "blocks" not in arguments.analyses:
         arguments = page_detector(arguments, with_blocks=True)
     if settings.get("FEED_EXPORT_FIELDS") is None:
         settings.set("FEED_EXPORT_FIELDS", feed_fields(
             [name for name in ANALYSIS_FIELDS if analysis_enabled(settings, name)],
-            arguments.detector_name != "sew"), priority="spider")
+            arguments.published.detector != "sew"), priority="spider")
     return arguments

@@ -67,8 +67,9 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
     def __init__(self, **kwargs: Any) -> None:
         self.args = parse_arguments(**kwargs)
         super().__init__(**{name: value for name, value in kwargs.items() if name not in SPIDER_ARGUMENTS})
-        self.base, self.crawl_id, self.mode = self.args.base, self.args.crawl, self.args.mode
-        self.max_depth, self.max_pages = self.args.depth, self.args.max_pages
+        crawl = self.args.published
+        self.base, self.crawl_id, self.mode, self.max_depth, self.max_pages = \
+            crawl.base, crawl.crawl, crawl.mode, crawl.depth, crawl.max_pages
         self.model, self.detector, self.keys = self.args.model, self.args.detector, self.args.keys
         self.menu: frozenset[str] = frozenset()
         self.skip_actions = True
@@ -95,9 +96,6 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
         if self._contexts is None:
             self._contexts = ContextStore(self.crawler, self.keys.contexts)
         return self._contexts
-
-    def _redis(self) -> Any:  # the sitemap reader's client (skeleton.spiders.sitemaps)
-        return self.contexts.server()
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         if self.args.template_menu is not None:
