@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 from scrapy.signalmanager import SignalManager
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.hierarchy.offers import MAX_OFFERS, folder_holds, kept_offers, offer_key, pack_offer, unpack_offers
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import OFFER_SCRIPT, TreePipeline
@@ -111,8 +112,8 @@ def test_the_bound_keeps_nested_and_short_lists_whatever_the_order(redis_client,
 
 
 def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_client, redis_settings) -> None:
-    crawler = SimpleNamespace(settings={**redis_settings, "SKELETON_CRAWL_ID": "test-offers-pipeline",
-                                        "SKELETON_BASE": ROOT}, signals=SignalManager())
+    crawler = SimpleNamespace(settings={**redis_settings, SETTING: CrawlSettings(ROOT, "test-offers-pipeline")},
+                              signals=SignalManager())
     pipeline = TreePipeline(crawler, redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())

@@ -14,6 +14,7 @@ from scrapy.signalmanager import SignalManager
 
 from helpers import FAST, FIXTURES, SiteHandler, run_scrapy
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.store.scheduler import flush_requested
@@ -130,7 +131,7 @@ ROOT = "http://s/"
 
 
 def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client, redis_settings) -> None:
-    settings = {**redis_settings, "SKELETON_CRAWL_ID": "test-failed-replaced", "SKELETON_BASE": ROOT}
+    settings = {**redis_settings, SETTING: CrawlSettings(ROOT, "test-failed-replaced")}
     signals, stored = SignalManager(), []
 
     def on_stored(fetched: int) -> None:  # the crawl's count of pages analysed, per page

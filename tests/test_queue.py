@@ -15,6 +15,7 @@ from scrapy import Request
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.store import serializer
 from skeleton.store.queue import LEASE_META, LeasedFifoQueue, decode_entry
 from skeleton.store.keys import CrawlKeys
@@ -22,8 +23,7 @@ from skeleton.store.keys import CrawlKeys
 
 def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
     spider = SimpleNamespace(name="skeleton", settings=Settings({
-                                 "SKELETON_LEASE_TIMEOUT": lease, "SKELETON_CRAWL_ID": crawl,
-                                 "SKELETON_BASE": "http://127.0.0.1:9/"}),
+                                 "SKELETON_LEASE_TIMEOUT": lease, SETTING: CrawlSettings("http://127.0.0.1:9/", crawl)}),
                              crawler=SimpleNamespace(stats=MemoryStatsCollector(
                                  SimpleNamespace(settings=Settings()))))
     return LeasedFifoQueue(client, spider, CrawlKeys(crawl).requests, serializer)
@@ -317,7 +317,7 @@ class Methods:
     """A spider's callbacks, for the queue's encoding."""
 
     name = "skeleton"
-    settings = Settings({"SKELETON_CRAWL_ID": "q-encode", "SKELETON_BASE": "http://127.0.0.1:9/"})
+    settings = Settings({SETTING: CrawlSettings("http://127.0.0.1:9/", "q-encode")})
     crawler = SimpleNamespace(stats=MemoryStatsCollector(SimpleNamespace(settings=Settings())))
 
     def parse(self, response):  # type: ignore[no-untyped-def]

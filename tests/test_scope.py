@@ -195,7 +195,9 @@ def middlewares(base: str | None = BASE) -> tuple[Any, Any, Any]:
 
     from skeleton import settings as project_settings
 
-    published = {"SKELETON_CRAWL_ID": "scope", "SKELETON_BASE": base} if base else {}
+    from skeleton.crawl_settings import SETTING, CrawlSettings
+
+    published = {SETTING: CrawlSettings(base, "scope")} if base else {}
     crawler = get_crawler(settings_dict={"DOWNLOADER_MIDDLEWARES": project_settings.DOWNLOADER_MIDDLEWARES,
                                          **published})
     crawler.spider = SimpleNamespace()

@@ -21,7 +21,8 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
 from skeleton.store.keys import META_TEMPLATE_MENU, CrawlKeys
-from skeleton.spiders.skeleton import META_CONTEXT, META_DEPTH, SkeletonSpider
+from skeleton.spiders.requests import META_CONTEXT, META_DEPTH
+from skeleton.spiders.skeleton import SkeletonSpider
 from skeleton.template.crawl import (decode_menu, encode_menu, search_template_menu,
                                      templates_with_menu)
 from skeleton.template.menu import links_fetcher, menu_urls

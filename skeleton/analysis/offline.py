@@ -69,7 +69,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     titles are then left empty). ``detector``, when
     given, replaces SEW's detection: ``detector(root, url, base_url, known,
     template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``). With
-    ``frames``, a page's same-site frames are read as part of it (:mod:`.frames`), as
+    ``frames``, a page's same-site frames are read as part of it (:mod:`skeleton.web.frames`), as
     the crawl's frames middleware does. ``context="path"`` detects each page with
     its breadth-first ancestors' navigation sets instead of the root's (SEW's
     LinkSetDup as in the paper; it depends on which parent found a page first,

@@ -128,8 +128,9 @@ def analyse_page(root: Any, url: str, base: str, skip: LinkFilter, *,
     ``base``: the crawl's home URL (canonical links, detection); ``skip``: the
     crawl's filter of the URLs it may request (:func:`scope_filter`); ``detector``:
     the page's navigation detection (``(root, url, base, known, template) ->
-    Detection``: SEW's, or :func:`skeleton.navobjects.detector.make_detector`'s) with the LinkSetDup context ``known`` and
-    ``template`` (None: every link is followed, the ``bfs`` baseline);
+    Detection``: SEW's, or :func:`skeleton.navobjects.detector.make_detector`'s)
+    with the LinkSetDup context ``known`` and ``template`` (None: every link is
+    followed, the ``bfs`` baseline);
     ``language``: the crawl's language (None or "": not decided; the page's own
     when it is the ``home`` page); ``aliases``: the page's other URLs (the URLs
     that redirected to it), never followed; ``skip_actions``: the action rules

@@ -55,6 +55,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import defer, threads
 
 from skeleton.crawl_settings import crawl_settings
+from skeleton.middlewares.scope import crawl_scope
 from skeleton.navobjects.detector import PageDetector, load_block_model, make_detector
 from skeleton.sew.model import load_model
 from skeleton.browser import start_chromium
@@ -139,8 +140,7 @@ class RenderMiddleware:
             self._inc("served")
             return response
         if self._host is None:
-            crawl = crawl_settings(self.crawler.settings)
-            base = crawl.base if crawl is not None else response.url
+            base = crawl_scope(self.crawler) or response.url
             self._host = urlsplit(base).hostname or ""
         try:
             url, html, seconds = await maybe_deferred_to_future(

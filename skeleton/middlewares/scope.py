@@ -116,7 +116,7 @@ def redirect_given_up(request: Request, target: str, max_times: int) -> str | No
 def crawl_scope(crawler: Crawler | None) -> str | None:
     """The base URL whose scope the crawl keeps to (the skeleton spider's
     ``base``, :mod:`skeleton.crawl_settings`), None for a spider without one."""
-    crawl = crawl_settings(crawler.settings) if crawler is not None else None
+    crawl = crawl_settings(getattr(crawler, "settings", None))
     return crawl.base if crawl is not None else None
 
 
