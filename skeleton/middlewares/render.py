@@ -28,7 +28,8 @@ the browser's final URL and whose status is the served one: the rest of the craw
 - A page the browser fails on goes on as served (``skeleton/render/failed``).
 
 ``render=auto`` renders only a page that, as served, runs a script and has no
-navigation (the spider's detector on the page alone; ``skeleton/render/served``
+navigation (the crawl's page detector on the page alone, built here from the
+crawl's published settings, :mod:`skeleton.crawl_settings`; ``skeleton/render/served``
 counts the pages read as served).
 
 Stats: ``skeleton/render/pages`` (rendered), ``skeleton/render/failed``,
@@ -162,9 +163,9 @@ class RenderMiddleware:
 
     def needs_rendering(self, response: HtmlResponse) -> bool:
         """``render=auto``: does the served page run a script (``<script src>`` or an
-        inline one; not JSON-LD) and have no navigation? The skeleton spider's
-        detector decides (the page alone, no ancestors' context); without one (mode
-        bfs), no link at all."""
+        inline one; not JSON-LD) and have no navigation? The crawl's page detector
+        (``-a detector``, ``-a model``) decides (the page alone, no ancestors'
+        context); without one (mode bfs), no link at all."""
         try:
             root = lxml.html.document_fromstring(response.body or b"<html></html>")
         except (etree.ParserError, ValueError):
