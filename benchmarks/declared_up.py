@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import file_fetcher, page_id  # noqa: E402
+from skeleton.analysis.training import file_fetcher, page_id  # noqa: E402
 
 HOST = "http://127.0.0.1:8000/"
 DEFAULT_SITES = ["/usr/share/doc/libffi8/html", "/usr/share/doc/valgrind/html",

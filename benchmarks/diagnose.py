@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
 from skeleton.hierarchy.features import FEATURES, candidate_edges  # noqa: E402
 from skeleton.hierarchy.scoring import edge_weights  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, page_records, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, page_records, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import load_labelled_site, load_truth, page_id, served_page  # noqa: E402
+from skeleton.analysis.training import load_labelled_site, load_truth, page_id, served_page  # noqa: E402
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ from benchmarks.corpus import CORPUS, commit, corpus_sites  # noqa: E402
 from benchmarks.synthetic_site import Shape, Site  # noqa: E402
 from skeleton.exports.diagram import to_svg  # noqa: E402
 from skeleton.exports.html import to_html  # noqa: E402
-from skeleton.sew.training import load_truth  # noqa: E402
+from skeleton.analysis.training import load_truth  # noqa: E402
 from skeleton.web.urls import canonical  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "diagram_render.json"

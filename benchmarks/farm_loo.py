@@ -43,10 +43,10 @@ from skeleton.hierarchy.peers import bfs_tree, folder_tree  # noqa: E402
 from skeleton.hierarchy.scoring import train_edge_model  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.links import extract_links  # noqa: E402
 from skeleton.sew.model import SEWModel, load_model  # noqa: E402
-from skeleton.sew.training import (file_fetcher, ignored_pages, labelled_edges, load_labelled_site,  # noqa: E402
+from skeleton.analysis.training import (file_fetcher, ignored_pages, labelled_edges, load_labelled_site,  # noqa: E402
                                    load_truth, page_id, page_samples, served_page, train_samples)
 from skeleton.web.urls import canonical, in_scope  # noqa: E402
 

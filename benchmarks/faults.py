@@ -124,7 +124,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.corpus import FIXTURES, bar_rows, commit, write_results  # noqa: E402
 from skeleton.hierarchy.pagination import same_listing  # noqa: E402
 from skeleton.hierarchy.resolve import NOT_NODES  # noqa: E402
-from skeleton.urlrules.files import is_file_url  # noqa: E402
+from skeleton.web.files import is_file_url  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 TABLE = ROOT / "benchmarks" / "results" / "faults.md"

@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import commit, corpus_sites, fixture_sites  # noqa: E402
 from skeleton.hierarchy.scoring import train_edge_model  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import (ignored_pages, labelled_edges, load_labelled_site, load_truth, page_id,  # noqa: E402
+from skeleton.analysis.training import (ignored_pages, labelled_edges, load_labelled_site, load_truth, page_id,  # noqa: E402
                                    page_samples, train_samples)
 
 RESULTS = Path(__file__).resolve().parent / "results" / "hierarchy.json"

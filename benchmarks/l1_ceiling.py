@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.links import extract_links  # noqa: E402
-from skeleton.sew.training import load_labelled_site, load_truth, page_id  # noqa: E402
+from skeleton.analysis.training import load_labelled_site, load_truth, page_id  # noqa: E402
 
 
 def ceiling(site) -> dict:

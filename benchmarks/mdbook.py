@@ -10,7 +10,7 @@ book's ``index.html``. Never used by the detector.
 
 The books come with rustup's ``rust-docs`` component (``rustup component add
 rust-docs``; ``--docs`` points at its ``share/doc/rust/html``). Each book is read
-from files by the offline FINDSKELETON (``skeleton.sew.findskeleton``: the same
+from files by the offline FINDSKELETON (``skeleton.analysis.offline``: the same
 detection and parent rule as the spider; the spider's frames middleware does
 over HTTP what ``parse_with_frames`` does here), with the shipped model, with and
 without frames.
@@ -33,9 +33,9 @@ from lxml import etree  # noqa: E402
 
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import file_fetcher, page_id  # noqa: E402
+from skeleton.analysis.training import file_fetcher, page_id  # noqa: E402
 
 HOST = "http://127.0.0.1:8000/"
 DEFAULT_DOCS = next(iter(sorted(glob.glob(str(Path.home() / ".rustup/toolchains/*/share/doc/rust/html")))), "")

@@ -73,9 +73,9 @@ from skeleton.navobjects.svm import save_svm  # noqa: E402
 from skeleton.navobjects.training import train_block_svm  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
+from skeleton.analysis.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "navobjects.json"
 FIXTURE_PAGES = ROOT / "tests" / "fixtures" / "navobjects"

@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import ignored_pages, load_labelled_site, load_truth, page_id, page_samples, train_samples  # noqa: E402
+from skeleton.analysis.training import ignored_pages, load_labelled_site, load_truth, page_id, page_samples, train_samples  # noqa: E402
 
 
 def main() -> None:

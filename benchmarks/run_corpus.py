@@ -37,7 +37,7 @@ from skeleton.sew.detect import detect_in_links  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.links import extract_links  # noqa: E402
 from skeleton.sew.model import load_model, save_model  # noqa: E402
-from skeleton.sew.training import load_labelled_site, page_samples, train_edges, train_samples  # noqa: E402
+from skeleton.analysis.training import load_labelled_site, page_samples, train_edges, train_samples  # noqa: E402
 
 PORT = 8000
 DOC_TABLE = ROOT / "docs" / "corpus-results.md"

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
-from skeleton.sew.training import load_truth  # noqa: E402
+from skeleton.analysis.training import load_truth  # noqa: E402
 from skeleton.web.urls import canonical  # noqa: E402
 from skeleton.sitemaps.coverage import loose_key  # noqa: E402
 from skeleton.sitemaps.files import INDEX, read_sitemap, robots_sitemaps, sitemap_body  # noqa: E402

@@ -39,9 +39,9 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.corpus import commit, corpus_sites, fixture_sites  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
-from skeleton.sew.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
+from skeleton.analysis.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
 from skeleton.template.links import page_links  # noqa: E402
 from skeleton.template.menu import links_fetcher, menu_urls  # noqa: E402
 from skeleton.template.similarity import chrome, chrome_similarity, same_template  # noqa: E402

@@ -17,7 +17,7 @@ import json  # noqa: E402
 
 from benchmarks.corpus import corpus_sites, farm_sites, fixture_sites  # noqa: E402
 from skeleton.sew.model import DEFAULT_MODEL, SEWModel, save_model  # noqa: E402
-from skeleton.sew.training import load_labelled_site, train, train_edges  # noqa: E402
+from skeleton.analysis.training import load_labelled_site, train, train_edges  # noqa: E402
 
 
 def main() -> None:

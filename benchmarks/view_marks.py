@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
-from skeleton.sew.training import load_truth, page_id  # noqa: E402
+from skeleton.analysis.training import load_truth, page_id  # noqa: E402
 from skeleton.urlrules.actions import view_links  # noqa: E402
 
 BASE = "http://127.0.0.1:8000/"

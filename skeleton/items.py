@@ -29,7 +29,7 @@ class PageItem(scrapy.Item):
     None. ``status`` (failed pages only) says why a page failed: its HTTP
     status code as a string (``"500"``, ``"404"``) or the error kind
     (``"timeout"``, ``"dns"``, ``"connection_refused"``, ...: see
-    ``skeleton.spiders.skeleton.failure_status``); for a 'redirect_offsite' page
+    ``skeleton.spiders.failures.failure_status``); for a 'redirect_offsite' page
     it is the redirect's HTTP status (``"302"``) or ``"refresh"``.
     ``nav_blocks`` lists the page's CHD-HD hyperlink blocks as ``{"xpath",
     "class", "links"}`` dicts (class: nav_menu, nav_list, content or other).

@@ -133,7 +133,7 @@ def test_worker_arguments_and_settings_are_known(compose: dict[str, Any]) -> Non
     command = compose["services"]["worker"]["command"]
     pairs = list(zip(command[1::2], command[2::2]))
     assert all(flag in ("-a", "-s") for flag, _ in pairs) and len(command) % 2 == 1
-    spider_args = set(inspect.signature(SkeletonSpider.__init__).parameters)
+    spider_args = set(inspect.signature(SkeletonSpider.check_arguments).parameters)
     known = set(Settings().attributes) | {k for k in vars(project) if k.isupper()}
     job = {}
     for flag, value in pairs:

@@ -157,7 +157,7 @@ def test_commands_find_the_crawl_from_a_sub_folder_of_the_project(serve, tmp_pat
 
 
 def test_feed_items_hold_what_the_tree_needs_and_the_analyses_asked_for() -> None:
-    from skeleton.spiders.skeleton import FEED_FIELDS, feed_fields
+    from skeleton.exports.feed import FEED_FIELDS, feed_fields
 
     assert feed_fields([]) == list(FEED_FIELDS)
     assert "nav_blocks" not in FEED_FIELDS and "blocks" not in FEED_FIELDS and "evidence" not in FEED_FIELDS

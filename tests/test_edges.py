@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 from scrapy.signalmanager import SignalManager
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.hierarchy.offers import MAX_OFFERS, folder_holds, kept_offers, offer_key, pack_offer, unpack_offers
 from skeleton.items import PageItem
 from skeleton.pipelines.tree import TreePipeline
@@ -112,9 +113,8 @@ def test_the_bound_keeps_nested_and_short_lists_whatever_the_order(redis_client,
 
 
 def test_pipeline_stores_offers_not_in_the_feed_and_resolves_the_tree(redis_client, redis_settings) -> None:
-    spider = SimpleNamespace(crawl_id="test-offers-pipeline", base=ROOT, mode="sew",
-                             max_depth=None, max_pages=None, model=None)
-    crawler = SimpleNamespace(spider=spider, settings=redis_settings, signals=SignalManager())
+    crawler = SimpleNamespace(settings={**redis_settings, SETTING: CrawlSettings(ROOT, "test-offers-pipeline")},
+                              signals=SignalManager())
     pipeline = TreePipeline(crawler, redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())
@@ -176,7 +176,7 @@ def test_bad_stored_offers_are_skipped_and_a_bad_edge_model_is_one_error(redis_c
 def test_the_offline_crawl_stores_what_the_pipeline_stores() -> None:
     # benchmarks and training read page_records: no offer to the root, each child
     # bounded by kept_offers, as the Lua script above keeps them
-    from skeleton.sew.findskeleton import PageResult, page_records
+    from skeleton.analysis.offline import PageResult, page_records
 
     pages = [PageResult(ROOT, 0, "home", True, [], offers={"http://s/x": offer(ROOT, ROOT, size=50)})]
     for i in range(MAX_OFFERS + 6):

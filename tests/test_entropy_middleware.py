@@ -22,6 +22,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.store.scheduler import flush_requested
 from skeleton.middlewares.entropy import EntropyMiddleware
 from skeleton.entropy.statistics import entropy
@@ -273,7 +274,8 @@ def test_vocabulary_in_compact_hashes(redis_client, crawl_keys) -> None:
 
 
 def make_middleware(redis_settings, crawl: str, **extra) -> tuple[EntropyMiddleware, object]:
-    crawler = get_crawler(SkeletonSpider, {**redis_settings, **extra})
+    crawler = get_crawler(SkeletonSpider, {**redis_settings, **extra,  # as the spider publishes it
+                                           SETTING: CrawlSettings(BASE, crawl, "bfs")})
     crawler.spider = SkeletonSpider(base=BASE, mode="bfs", crawl=crawl)
     crawler.spider._set_crawler(crawler)
     return EntropyMiddleware.from_crawler(crawler), crawler

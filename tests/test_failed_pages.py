@@ -14,6 +14,7 @@ from scrapy.signalmanager import SignalManager
 
 from helpers import FAST, FIXTURES, SiteHandler, run_scrapy
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.hierarchy.resolve import FAILED_REASON
 from skeleton.items import PageItem
 from skeleton.store.scheduler import flush_requested
@@ -130,15 +131,14 @@ ROOT = "http://s/"
 
 
 def test_a_later_success_replaces_a_failed_record_never_the_reverse(redis_client, redis_settings) -> None:
-    spider = SimpleNamespace(crawl_id="test-failed-replaced", base=ROOT, mode="sew",
-                             max_depth=None, max_pages=None, model=None)
+    settings = {**redis_settings, SETTING: CrawlSettings(ROOT, "test-failed-replaced")}
     signals, stored = SignalManager(), []
 
     def on_stored(fetched: int) -> None:  # the crawl's count of pages analysed, per page
         stored.append(fetched)
 
     signals.connect(on_stored, signal=page_stored)
-    pipeline = TreePipeline(SimpleNamespace(spider=spider, settings=redis_settings, signals=signals),
+    pipeline = TreePipeline(SimpleNamespace(settings=settings, signals=signals),
                             redis_client)
     keys = pipeline.keys
     redis_client.delete(*keys.all())

@@ -8,12 +8,12 @@ from lxml import etree
 
 from helpers import FAST, FIXTURES, run_scrapy
 from skeleton.web.dom import parse_html
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
+from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.web.frames import (MAX_FRAMES, frame_sources, frame_sources_in_bytes, inline_frames,
                                  parse_frame, parse_with_frames)
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import load_model
-from skeleton.sew.training import file_fetcher
+from skeleton.analysis.training import file_fetcher
 
 SITE = FIXTURES / "framesite"
 H = "http://h/"

@@ -260,15 +260,18 @@ def test_an_edge_model_of_another_kind_is_refused() -> None:
 def test_a_model_file_with_an_unusable_edge_score_is_refused(tmp_path) -> None:
     from dataclasses import asdict
 
-    from skeleton.sew.model import ModelError, save_model
+    from scrapy.exceptions import UsageError
+
+    from skeleton.sew.model import save_model
+    from skeleton.spiders.arguments import parse_arguments
 
     model = load_model(None)
     tree = model.edges["trees"][0]
     model.edges = {**model.edges, "trees": [{**tree, "left": tree["left"][:-1]}]}
     path = tmp_path / "model.json"
     path.write_text(json.dumps(asdict(model)))
-    with pytest.raises(ModelError, match="edge score"):
-        load_model(path)
+    with pytest.raises(UsageError, match="model has an unusable edge score"):  # the crawl checks it
+        parse_arguments(base="http://h/", model=str(path))
     save_model(load_model(None), path)  # the shipped model round-trips
     assert load_model(path).edges == load_model(None).edges
 

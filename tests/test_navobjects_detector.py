@@ -13,9 +13,9 @@ from skeleton.navobjects.detector import (CRAWL_DETECTORS, BlockDetection, class
 from skeleton.navobjects.labels import CLASSES, NAVIGATION, load_labelled_pages, link_labels, read_labels
 from skeleton.navobjects.training import train_block_svm
 from skeleton.web.dom import parse_html
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
+from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.sew.model import load_model
-from skeleton.sew.training import load_labelled_site
+from skeleton.analysis.training import load_labelled_site
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ROOT / "tests" / "fixtures" / "navobjects"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from helpers import FAST, ROOT, run_scrapy
 
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
+from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.sew.model import load_model
-from skeleton.sew.training import file_fetcher
+from skeleton.analysis.training import file_fetcher
 
 #: (portal grammar module or None for a fixture of tests/sites, site name)
 PARITY_SITES = [("sidebar", "portal-sidebar"), (None, "university")]

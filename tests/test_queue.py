@@ -16,6 +16,7 @@ from scrapy import Request
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 
+from skeleton.crawl_settings import SETTING, CrawlSettings
 from skeleton.store import serializer
 from skeleton.store.entries import decode_entry, encode_entry
 from skeleton.store.keys import CrawlKeys
@@ -24,8 +25,8 @@ from skeleton.store.queue import LEASE_META, LeasedFifoQueue
 
 
 def make_queue(client, crawl: str, lease: float = 60.0) -> LeasedFifoQueue:
-    spider = SimpleNamespace(name="skeleton", crawl_id=crawl,
-                             settings=Settings({"SKELETON_LEASE_TIMEOUT": lease}),
+    spider = SimpleNamespace(name="skeleton", settings=Settings({
+                                 "SKELETON_LEASE_TIMEOUT": lease, SETTING: CrawlSettings("http://127.0.0.1:9/", crawl)}),
                              crawler=SimpleNamespace(stats=MemoryStatsCollector(
                                  SimpleNamespace(settings=Settings()))))
     return LeasedFifoQueue(client, spider, CrawlKeys(crawl).requests, serializer)
@@ -336,8 +337,7 @@ class Methods:
     """A spider's callbacks, for the queue's encoding."""
 
     name = "skeleton"
-    crawl_id = "q-encode"
-    settings = Settings()
+    settings = Settings({SETTING: CrawlSettings("http://127.0.0.1:9/", "q-encode")})
     crawler = SimpleNamespace(stats=MemoryStatsCollector(SimpleNamespace(settings=Settings())))
 
     def parse(self, response):  # type: ignore[no-untyped-def]

@@ -86,15 +86,15 @@ def test_auto_renders_the_script_built_pages_only(serve, tmp_path: Path) -> None
 
 def test_render_values_are_checked_as_an_argument_and_as_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     if chromium_paths() is not None:
-        assert SkeletonSpider.check_arguments(base="http://example.com/", render="JS")["render"] == "js"
-    assert SkeletonSpider.check_arguments(base="http://example.com/")["render"] is None
+        assert SkeletonSpider.check_arguments(base="http://example.com/", render="JS").render == "js"
+    assert SkeletonSpider.check_arguments(base="http://example.com/").render is None
     with pytest.raises(UsageError, match="render must be one of off, js, auto, not 'yes'"):
         SkeletonSpider.check_arguments(base="http://example.com/", render="yes")
     check_setting_types(Settings({"SKELETON_RENDER": "js"}))
-    monkeypatch.setattr("skeleton.spiders.skeleton.chromium_paths", lambda: None)
+    monkeypatch.setattr("skeleton.spiders.arguments.chromium_paths", lambda: None)
     with pytest.raises(UsageError, match="render=js: no Chromium and ChromeDriver here"):
         SkeletonSpider.check_arguments(base="http://example.com/", render="js")
-    assert SkeletonSpider.check_arguments(base="http://example.com/", render="off")["render"] == "off"
+    assert SkeletonSpider.check_arguments(base="http://example.com/", render="off").render == "off"
     with pytest.raises(SettingTypeError, match="SKELETON_RENDER must be one of off, js, auto, not 'always'"):
         check_setting_types(Settings({"SKELETON_RENDER": "always"}))
     with pytest.raises(SettingTypeError, match="SKELETON_RENDER_SETTLE must be a number >= 0"):

@@ -195,8 +195,12 @@ def middlewares(base: str | None = BASE) -> tuple[Any, Any, Any]:
 
     from skeleton import settings as project_settings
 
-    crawler = get_crawler(settings_dict={"DOWNLOADER_MIDDLEWARES": project_settings.DOWNLOADER_MIDDLEWARES})
-    crawler.spider = SimpleNamespace(base=base) if base else SimpleNamespace()
+    from skeleton.crawl_settings import SETTING, CrawlSettings
+
+    published = {SETTING: CrawlSettings(base, "scope")} if base else {}
+    crawler = get_crawler(settings_dict={"DOWNLOADER_MIDDLEWARES": project_settings.DOWNLOADER_MIDDLEWARES,
+                                         **published})
+    crawler.spider = SimpleNamespace()
     crawler.stats.open_spider()
     classes = {name: cls for name, cls in project_settings.DOWNLOADER_MIDDLEWARES.items() if cls}
     redirect = load_object(next(n for n in classes if n.endswith("ScopedRedirectMiddleware")))

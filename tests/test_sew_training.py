@@ -1,5 +1,5 @@
-"""Training SEW on labelled fixture sites: skeleton.sew.training, with
-skeleton.sew.findskeleton and skeleton.sew.evaluation on the trained model.
+"""Training SEW on labelled fixture sites: skeleton.analysis.training, with
+skeleton.analysis.offline and skeleton.sew.evaluation on the trained model.
 
 One model is trained per site, once per module, on two small labelled sites
 (``docs_sidebar`` and ``university``: a few seconds in all); its FINDSKELETON tree
@@ -17,10 +17,10 @@ import pytest
 from skeleton.web.dom import parse_html
 from skeleton.sew.evaluation import score_tree
 from skeleton.sew.features import FEATURES
-from skeleton.sew.findskeleton import find_skeleton, skeleton_edges
+from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.sew.links import extract_links
 from skeleton.sew.model import ACCEPT_RULES, SEWModel, load_model, save_model
-from skeleton.sew.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, file_fetcher, load_labelled_site, load_truth,
+from skeleton.analysis.training import (GRID_DISDIFF_Z, GRID_JACCARD, LabelledSite, file_fetcher, load_labelled_site, load_truth,
                                    page_id, page_samples, train)
 from skeleton.web.urls import canonical, in_scope, trap_reason
 
@@ -154,7 +154,7 @@ def test_training_without_navigation_fails(tmp_path: Path) -> None:
 
 
 def test_every_training_site_weighs_the_same() -> None:
-    from skeleton.sew.training import _site_weights, _weighted_stats
+    from skeleton.analysis.training import _site_weights, _weighted_stats
 
     sites = ["big"] * 9 + ["small"]
     weights = _site_weights(sites)

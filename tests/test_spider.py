@@ -11,7 +11,9 @@ from scrapy.utils.test import get_crawler
 
 from skeleton.items import PageItem
 from skeleton.store.keys import crawl_id_for
+from skeleton.analysis.page import scope_filter
 from skeleton.sew.detect import NavLink
+from skeleton.sew.edges import followed_links
 from skeleton.sew.detect import KNOWN_ANCESTORS
 from skeleton.spiders.skeleton import SkeletonSpider
 
@@ -181,7 +183,6 @@ def test_only_in_scope_http_links_are_followed() -> None:
 
 
 def test_followable_nested_links_and_filters() -> None:
-    spider = make_spider(mode="sew")
     page = "http://127.0.0.1:9/site/toc.html"
     s = "http://127.0.0.1:9/site/"
     raw = [NavLink(s + "1.html", "One", page), NavLink(s + "1/a.html", "One A", s + "1.html"),
@@ -189,7 +190,7 @@ def test_followable_nested_links_and_filters() -> None:
            NavLink(s + "x/b.html", "Under off-site", "http://example.org/x"),
            NavLink(s + "x/b/c.html", "Deeper", s + "x/b.html"),
            NavLink(page, "Itself", page), NavLink(s + "1.html", "Again", page)]
-    assert spider._followable(raw, page, {}, page) == [
+    assert followed_links(raw, page, scope_filter(BASE), (page,))[0] == [
         (s + "1.html", "One", page, 1), (s + "1/a.html", "One A", s + "1.html", 2),
         (s + "x/b.html", "Under off-site", page, 1), (s + "x/b/c.html", "Deeper", s + "x/b.html", 2)]
 
@@ -199,7 +200,7 @@ def test_requests_below_the_root_carry_the_context_they_were_given() -> None:
     a page's detection never depends on which parent found it first."""
     spider = make_spider(mode="sew")
     known = [[f"http://127.0.0.1:9/site/k{i}.html"] for i in range(KNOWN_ANCESTORS)]
-    context = spider.store_context(known, [["http://127.0.0.1:9/site/t.html"]])
+    context = spider.contexts.put(known, [["http://127.0.0.1:9/site/t.html"]])
     meta = {"skeleton_depth": 3, "skeleton_parent": BASE, "skeleton_context": context}
     url = "http://127.0.0.1:9/site/s/page.html"
     menu = "".join(f"<li><a href='m{i}.html'>Menu {i}</a></li>" for i in range(6))
@@ -214,12 +215,12 @@ def test_requests_below_the_root_carry_the_context_they_were_given() -> None:
 
 
 def test_the_context_cache_is_bounded_and_forgotten_contexts_are_read_again(monkeypatch) -> None:
-    monkeypatch.setattr("skeleton.spiders.skeleton.MAX_CACHED_CONTEXTS", 3)
+    monkeypatch.setattr("skeleton.store.contexts.MAX_CACHED_CONTEXTS", 3)
     spider = make_spider(mode="sew")
-    ids = [spider.store_context([[f"http://127.0.0.1:9/site/c{i}.html"]], []) for i in range(5)]
-    assert len(spider._contexts) == 3 and "" in spider._contexts  # the empty one stays
-    assert ids[0] not in spider._contexts
-    assert spider.context(ids[0])[0] == [{"http://127.0.0.1:9/site/c0.html"}]  # from Redis
+    ids = [spider.contexts.put([[f"http://127.0.0.1:9/site/c{i}.html"]], []) for i in range(5)]
+    assert len(spider.contexts.cache) == 3 and "" in spider.contexts.cache  # the empty one stays
+    assert ids[0] not in spider.contexts.cache
+    assert spider.contexts.get(ids[0])[0] == [{"http://127.0.0.1:9/site/c0.html"}]  # from Redis
 
 
 def test_the_root_passes_its_navigation_sets_to_its_children() -> None:
@@ -232,7 +233,7 @@ def test_the_root_passes_its_navigation_sets_to_its_children() -> None:
     assert requests and len(contexts) == 1 and len(next(iter(contexts))) == 20  # an id, not URLs
     # another worker (an empty cache) reads the context from Redis
     other = make_spider(mode="sew")
-    assert other.context(next(iter(contexts)))[0] == [{r.url for r in requests}]
+    assert other.contexts.get(next(iter(contexts)))[0] == [{r.url for r in requests}]
 
 
 def test_depth_limit() -> None:
@@ -323,7 +324,7 @@ def test_the_other_pages_of_a_listing_are_requested_even_without_a_navigation_li
 
 def test_find_skeleton_fetches_the_declared_ancestors_too() -> None:
     from skeleton.sew.detect import Detection
-    from skeleton.sew.findskeleton import find_skeleton
+    from skeleton.analysis.offline import find_skeleton
     from skeleton.sew.model import load_model
 
     site = {BASE: b"<html><body><a href='guide/install.html'>Install</a></body></html>",
@@ -342,7 +343,7 @@ def test_find_skeleton_fetches_the_declared_ancestors_too() -> None:
 def test_a_bad_language_argument_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="lang must be a language code"):
         make_spider(lang="???")
-    assert make_spider(lang="EN-gb").language == "en" and make_spider(lang="any").language == "any"
+    assert make_spider(lang="EN-gb").args.lang == "en" and make_spider(lang="any").args.lang == "any"
 
 
 def test_pages_that_are_no_nodes_are_leaves() -> None:

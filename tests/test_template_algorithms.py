@@ -8,7 +8,7 @@ from helpers import FIXTURES
 from lxml import etree
 
 from skeleton.web.dom import parse_html
-from skeleton.sew.training import file_fetcher
+from skeleton.analysis.training import file_fetcher
 from skeleton.template.hyperlinks import h_distance, hyperlink, link_less, link_rank
 from skeleton.template.links import KeyLink, d_distance, page_links
 from skeleton.template.menu import links_fetcher, menu_urls, template_menu

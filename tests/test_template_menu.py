@@ -21,7 +21,8 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
 from skeleton.store.keys import META_TEMPLATE_MENU, CrawlKeys
-from skeleton.spiders.skeleton import META_CONTEXT, META_DEPTH, SkeletonSpider
+from skeleton.spiders.requests import META_CONTEXT, META_DEPTH
+from skeleton.spiders.skeleton import SkeletonSpider
 from skeleton.template.crawl import (decode_menu, encode_menu, search_template_menu,
                                      templates_with_menu)
 from skeleton.template.menu import links_fetcher, menu_urls
@@ -107,7 +108,7 @@ def test_templates_with_menu_from_depth_2() -> None:
 def test_bad_template_menu_argument(args: dict, message: str) -> None:
     with pytest.raises(UsageError, match=message):
         SkeletonSpider(base="http://x/", **args)
-    assert SkeletonSpider(base="http://x/").template_n is None  # off by default
+    assert SkeletonSpider(base="http://x/").args.template_menu is None  # off by default
 
 
 # -- real crawls ---------------------------------------------------------------------
@@ -188,7 +189,7 @@ def test_the_detector_gets_the_menu_from_depth_2(redis_settings) -> None:
     spider.detector = recording
     spider.menu = frozenset({"http://site.test/a.html", "http://site.test/b.html"})
     body = (SITE / "news" / "n1.html").read_bytes()
-    context = spider.store_context([], [["http://site.test/x"]])
+    context = spider.contexts.put([], [["http://site.test/x"]])
     for depth in (1, 2):
         url = f"http://site.test/d{depth}.html"
         request = Request(url, meta={META_DEPTH: depth, META_CONTEXT: context})

@@ -20,7 +20,7 @@ from skeleton.hierarchy.offers import section_folder
 from skeleton.hierarchy.pagination import is_pager_link, listing_heads, listing_keys, same_listing
 from skeleton.middlewares.aliases import redirect_target
 from skeleton.web.dom import parse_html
-from skeleton.sew.findskeleton import find_skeleton
+from skeleton.analysis.offline import find_skeleton
 from skeleton.web.frames import frame_sources, frame_sources_in_bytes
 from skeleton.sew.links import extract_links, unparsable_hrefs, unparsable_links
 from skeleton.sew.model import load_model

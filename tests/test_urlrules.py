@@ -721,7 +721,7 @@ def test_link_skip_reasons_first_reason_wins() -> None:
 def test_links_to_files_are_not_followed() -> None:
     """A post's source (``index.md``), a feed, a PDF: files by their extension, never
     pages of the tree; a page with a dot in a folder name or an .html page is followed."""
-    from skeleton.urlrules.files import is_file_url
+    from skeleton.web.files import is_file_url
     from skeleton.urlrules.links import link_skip_reasons
 
     links = [("http://ex.com/posts/x/index.md", "Source"), ("http://ex.com/feeds/all.atom.xml", "Atom"),

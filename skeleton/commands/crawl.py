@@ -32,12 +32,14 @@ from scrapy import signals
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.cli import output_errors
 from skeleton.commands._recorded import probe_redis
 from skeleton.middlewares.entropy import configured_stop_words
 from skeleton.extensions.lifecycle import BASE_MISMATCH, CRAWL_PAGES_STAT, refuse_other_base
-from skeleton.spiders.skeleton import BASE_FAILED_STAT, BASE_REDIRECT_STAT
+from skeleton.spiders.failures import BASE_FAILED_STAT
+from skeleton.spiders.skeleton import BASE_REDIRECT_STAT
 from skeleton.exports.feed import FEED_FORMATS, fill_feed, tree_positions
 from skeleton.hierarchy.aliases import final_url
 from skeleton.setting_types import SettingTypeError, check_setting_types
@@ -92,10 +94,11 @@ class Command(crawl.Command):
         could not be fetched or redirects out of the crawl's scope, or the crawl
         finished without any page recorded."""
         for crawler in self.crawlers:
-            if not hasattr(crawler.spider, "crawl_id"):
+            crawl = crawl_settings(crawler.settings)
+            if crawl is None:
                 continue  # not the skeleton spider: no pages of a crawl to count
             stats = crawler.stats.get_stats() if crawler.stats is not None else {}
-            base = getattr(crawler.spider, "base", "the base URL")
+            base = crawl.base
             failed = stats.get(BASE_FAILED_STAT)
             if failed:
                 return f"could not fetch the base page {base} ({failed}): nothing was crawled"
@@ -183,8 +186,10 @@ class Command(crawl.Command):
             if callable(check):
                 checked = check(**opts.spargs)
                 if self._uses_redis(spidercls):
-                    self._check_redis(checked if isinstance(checked, dict) else {},
-                                      default_id=not opts.spargs.get("crawl"))
+                    # a dict, or the skeleton spider's typed arguments (crawl, base, mode)
+                    published = getattr(checked, "published", None)
+                    found = checked if isinstance(checked, dict) else vars(published) if published else {}
+                    self._check_redis(found, default_id=not opts.spargs.get("crawl"))
         super().run(args, opts)
         if outage.any_down() or BASE_MISMATCH in self.reasons:
             self.exitcode = 1
@@ -212,11 +217,11 @@ class Command(crawl.Command):
         the feed then agrees with ``scrapy tree``. A worker that leaves the crawl to
         others leaves them null."""
         feeds = self._local_feeds()
-        crawlers = [c for c in self.crawlers if hasattr(c.spider, "crawl_id")]
-        if not feeds or len(crawlers) != 1 or "finished" not in self.reasons:
+        crawls = [crawl for crawl in map(crawl_settings, (c.settings for c in self.crawlers)) if crawl is not None]
+        if not feeds or len(crawls) != 1 or "finished" not in self.reasons:
             return
         assert self.settings is not None
-        keys = CrawlKeys(crawlers[0].spider.crawl_id)
+        keys = CrawlKeys(crawls[0].crawl)
         try:
             server = connect(self.settings, retries=0)
             try:

@@ -13,7 +13,7 @@ from scrapy.exceptions import UsageError
 from skeleton.cli import SkeletonCommand, json_option, option
 from skeleton.commands.tree import load_crawl_tree
 from skeleton.sew.evaluation import score_tree
-from skeleton.sew.training import ignored_pages, load_truth, page_id
+from skeleton.analysis.training import ignored_pages, load_truth, page_id
 
 __all__ = ["Command", "tree_edges", "read_tree_file"]
 

@@ -13,7 +13,7 @@ from skeleton.navobjects.labels import load_labelled_pages
 from skeleton.navobjects.svm import save_svm
 from skeleton.navobjects.training import train_block_svm
 from skeleton.sew.model import save_model
-from skeleton.sew.training import load_labelled_site, train
+from skeleton.analysis.training import load_labelled_site, train
 
 __all__ = ["Command"]
 

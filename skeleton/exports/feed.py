@@ -16,6 +16,10 @@ A CSV feed is rewritten safe for spreadsheets: a cell that is a plain number
 (``depth``, ``found_depth``, ``confidence``) is kept, every other cell goes through
 :func:`~skeleton.exports.safe.csv_cell` (which leaves the cells the feed exporter
 already neutralised as they are).
+
+The fields a crawl's feed exports by default (:func:`feed_fields`) are chosen here
+too: the spider's arguments set ``FEED_EXPORT_FIELDS`` from them
+(:func:`skeleton.spiders.arguments.configure`).
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,7 +36,22 @@ from scrapy import exporters
 from skeleton.exports.safe import csv_cell
 from skeleton.files import write_atomic
 
-__all__ = ["FEED_FORMATS", "CsvItemExporter", "tree_positions", "fill_feed"]
+__all__ = ["ANALYSIS_FIELDS", "FEED_FIELDS", "FEED_FORMATS", "CsvItemExporter", "feed_fields", "tree_positions", "fill_feed"]
+
+#: the fields of the feed items (``-o``/``FEEDS``) by default: what the tree needs;
+#: ``FEED_EXPORT_FIELDS`` chooses others (the pipeline always gets the whole item)
+FEED_FIELDS = ("url", "parent", "depth", "found_from", "found_depth", "title", "is_navigation", "nav_links",
+               "confidence", "reason", "status")
+#: analysis -> the item field holding its data, exported when the analysis runs
+ANALYSIS_FIELDS = {"wisdom": "blocks", "blocks": "nav_blocks", "schema": "sections"}
+
+
+def feed_fields(analyses: Iterable[str], block_detector: bool = False) -> list[str]:
+    """The feed fields of a crawl running ``analyses`` (names of
+    :data:`ANALYSIS_FIELDS`); a block detector (``detector`` other than ``sew``)
+    fills ``nav_blocks`` too."""
+    names = set(analyses) | ({"blocks"} if block_detector else set())
+    return [*FEED_FIELDS, *(field for name, field in ANALYSIS_FIELDS.items() if name in names)]
 
 #: Scrapy feed formats this fills (others are left as written)
 FEED_FORMATS = frozenset({"jsonlines", "jsonl", "jl", "json", "csv"})

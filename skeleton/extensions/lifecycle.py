@@ -42,6 +42,7 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.utils.defer import deferred_from_coro
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.pipelines.tree import page_stored
 from skeleton.store import outage
 from skeleton.store.keys import (META_BASE, META_DEPTH, META_EDGE_MODEL, META_FINISH_REASON, META_MAX_PAGES,
@@ -98,19 +99,19 @@ class CrawlLifecycle:
     def __init__(self, crawler: Crawler, server: Client) -> None:
         self.crawler = crawler
         self.server = server
-        spider = crawler.spider
-        self.keys = CrawlKeys(spider.crawl_id)
-        self.root: str = spider.base
+        crawl = crawl_settings(crawler.settings)
+        assert crawl is not None, "built by from_crawler"
+        self.crawl = crawl
+        self.keys = CrawlKeys(crawl.crawl)
+        self.root: str = crawl.base
         self.opened = False  # this worker opened the crawl (not refused, no error)
-        self.max_pages: int | None = getattr(spider, "max_pages", None)
+        self.max_pages: int | None = crawl.max_pages
         self.budget_until: int | None = None
-        model = getattr(spider, "model", None)
-        self.edge_model: dict[str, Any] = dict(getattr(model, "edges", None) or {})
+        self.edge_model: dict[str, Any] = dict(crawl.edge_model)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        spider = crawler.spider
-        if not (hasattr(spider, "crawl_id") and hasattr(spider, "base")):
+        if crawl_settings(crawler.settings) is None:
             raise NotConfigured("CrawlLifecycle works with the skeleton spider only")
         lifecycle = cls(crawler, connect(crawler.settings))
         crawler.signals.connect(lifecycle.spider_opened, signal=signals.spider_opened)
@@ -143,9 +144,9 @@ class CrawlLifecycle:
         lease = self.crawler.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0)
         # this worker's scheduler has beaten already: one alive is this worker alone
         run_starts = workers_alive(self.server, self.keys, lease) <= 1
-        fields = {META_BASE: self.root, META_MODE: spider.mode,
-                  META_DEPTH: "" if spider.max_depth is None else str(spider.max_depth),
-                  META_MAX_PAGES: "" if spider.max_pages is None else str(spider.max_pages),
+        fields = {META_BASE: self.root, META_MODE: self.crawl.mode,
+                  META_DEPTH: "" if self.crawl.depth is None else str(self.crawl.depth),
+                  META_MAX_PAGES: "" if self.crawl.max_pages is None else str(self.crawl.max_pages),
                   META_EDGE_MODEL: json.dumps(self.edge_model, sort_keys=True)}
         reset, stored = open_crawl(self.server, self.keys, self.root, _now(), run_starts, fields)
         if reset == -1:

@@ -46,6 +46,7 @@ from scrapy.utils.log import get_scrapy_root_handler
 from tqdm import tqdm
 from twisted.internet.task import LoopingCall
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.store.crawls import queue_counts
 from skeleton.store.keys import META_DEPTHS, META_FINISH_REASON, META_TREE_PAGES, CrawlKeys
@@ -173,10 +174,10 @@ class CrawlProgress:
         interval = crawler.settings.getfloat("SKELETON_PROGRESS_INTERVAL", DEFAULT_INTERVAL)
         if interval <= 0:
             raise NotConfigured("SKELETON_PROGRESS_INTERVAL is 0")
-        spider = crawler.spider
-        if not hasattr(spider, "crawl_id"):
+        crawl = crawl_settings(crawler.settings)
+        if crawl is None:
             raise NotConfigured("CrawlProgress works with the skeleton spider only")
-        progress = cls(crawler, connect(crawler.settings, retries=0), CrawlKeys(spider.crawl_id),
+        progress = cls(crawler, connect(crawler.settings, retries=0), CrawlKeys(crawl.crawl),
                        interval, crawler.settings.getbool("SKELETON_PROGRESS_BAR", True))
         crawler.signals.connect(progress.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(progress.spider_closed, signal=signals.spider_closed)

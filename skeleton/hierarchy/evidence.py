@@ -53,7 +53,7 @@ from lxml import etree
 
 from skeleton.budget import checkpoint
 
-from ..urlrules.files import is_file_url
+from ..web.files import is_file_url
 from ..web.dom import attribute_text
 from ..web.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES

@@ -26,7 +26,7 @@ BATCH = 1024
 
 #: page ``reason`` of a page that failed for good (an HTTP error after retries, a
 #: timeout, a DNS or connection error, a body too large, a redirect loop...; its
-#: record's ``status`` says which: ``skeleton.spiders.skeleton.failure_status``): a node,
+#: record's ``status`` says which: ``skeleton.spiders.failures.failure_status``): a node,
 #: placed under a page that offered it; it offers nothing itself, so it is a leaf
 #: unless other pages file pages under it (a nested list, a breadcrumb)
 FAILED_REASON = "failed"

@@ -28,7 +28,8 @@ the browser's final URL and whose status is the served one: the rest of the craw
 - A page the browser fails on goes on as served (``skeleton/render/failed``).
 
 ``render=auto`` renders only a page that, as served, runs a script and has no
-navigation (the spider's detector on the page alone; ``skeleton/render/served``
+navigation (the crawl's page detector on the page alone, built here from the
+crawl's published settings, :mod:`skeleton.crawl_settings`; ``skeleton/render/served``
 counts the pages read as served).
 
 Stats: ``skeleton/render/pages`` (rendered), ``skeleton/render/failed``,
@@ -54,6 +55,10 @@ from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import defer, threads
 
+from skeleton.crawl_settings import crawl_settings
+from skeleton.middlewares.scope import crawl_scope
+from skeleton.navobjects.detector import PageDetector, load_block_model, make_detector
+from skeleton.sew.model import load_model
 from skeleton.browser import start_chromium
 
 __all__ = ["MODES", "QUIET_MS", "RENDER_SETTING", "RenderMiddleware", "render_mode"]
@@ -106,6 +111,7 @@ class RenderMiddleware:
         self._driver: Any = None
         self._host: str | None = None
         self._lock = threading.Lock()  # the browser's calls, in the thread
+        self._detector: PageDetector | None = None  # render=auto: the crawl's page detector
         self._turn = defer.DeferredLock()  # one page at a time: one thread of the pool
 
     @classmethod
@@ -135,7 +141,7 @@ class RenderMiddleware:
             self._inc("served")
             return response
         if self._host is None:
-            base = getattr(self.crawler.spider, "base", None) or response.url
+            base = crawl_scope(self.crawler) or response.url
             self._host = urlsplit(base).hostname or ""
         try:
             url, html, seconds = await maybe_deferred_to_future(
@@ -157,9 +163,9 @@ class RenderMiddleware:
 
     def needs_rendering(self, response: HtmlResponse) -> bool:
         """``render=auto``: does the served page run a script (``<script src>`` or an
-        inline one; not JSON-LD) and have no navigation? The skeleton spider's
-        detector decides (the page alone, no ancestors' context); without one (mode
-        bfs), no link at all."""
+        inline one; not JSON-LD) and have no navigation? The crawl's page detector
+        (``-a detector``, ``-a model``) decides (the page alone, no ancestors'
+        context); without one (mode bfs), no link at all."""
         try:
             root = lxml.html.document_fromstring(response.body or b"<html></html>")
         except (etree.ParserError, ValueError):
@@ -168,11 +174,14 @@ class RenderMiddleware:
                    if "json" not in (el.get("type") or "") and (el.get("src") or (el.text or "").strip())]
         if not scripts:
             return False
-        spider = self.crawler.spider
-        detector = getattr(spider, "detector", None)
-        if detector is None or getattr(spider, "mode", None) != "sew":
+        crawl = crawl_settings(self.crawler.settings)
+        if crawl is None or crawl.mode != "sew":
             return not root.xpath("//a[@href]")
-        return not detector(root, response.url, spider.base, [], []).is_navigation
+        if self._detector is None:  # the crawl's page detector, built once
+            blocks = load_block_model(crawl.block_model) if crawl.detector != "sew" else None
+            self._detector = make_detector(crawl.detector, load_model(crawl.model), blocks,
+                                           with_blocks=crawl.detector != "sew")
+        return not self._detector(root, response.url, crawl.base, [], []).is_navigation
 
     # -- in a thread -------------------------------------------------------------
     def _browser(self) -> Any:

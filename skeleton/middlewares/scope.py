@@ -36,7 +36,7 @@ dupefilter drops) raises :class:`RedirectGivenUp` with ``status``
 ``REDIRECT_MAX_TIMES`` redirects one with :data:`TOO_MANY_REDIRECTS` (Scrapy's
 ``IgnoreRequest("max redirections reached")``). Both are ``IgnoreRequest``: the
 request's errback gets it, and the skeleton spider records the page that failed
-(:func:`skeleton.spiders.skeleton.failure_status`). A meta refresh to the page
+(:func:`skeleton.spiders.failures.failure_status`). A meta refresh to the page
 itself (a page reloading itself) is no redirect: the page goes on.
 """
 from __future__ import annotations
@@ -50,6 +50,7 @@ from scrapy.http import Request, Response
 from scrapy.utils.httpobj import urlparse_cached
 from w3lib.url import canonicalize_url
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.web.urls import in_scope
 
 if TYPE_CHECKING:
@@ -114,9 +115,9 @@ def redirect_given_up(request: Request, target: str, max_times: int) -> str | No
 
 def crawl_scope(crawler: Crawler | None) -> str | None:
     """The base URL whose scope the crawl keeps to (the skeleton spider's
-    ``base``), None for a spider without one."""
-    base = getattr(getattr(crawler, "spider", None), "base", None)
-    return base if isinstance(base, str) and base else None
+    ``base``, :mod:`skeleton.crawl_settings`), None for a spider without one."""
+    crawl = crawl_settings(getattr(crawler, "settings", None))
+    return crawl.base if crawl is not None else None
 
 
 def redirect_offsite_status(response: Response) -> str:

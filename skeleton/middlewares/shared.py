@@ -39,6 +39,7 @@ from lxml import etree
 from scrapy.exceptions import NotConfigured
 from w3lib.encoding import http_content_type_encoding
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
 from skeleton.web.dom import attribute_text, parse_html
@@ -173,9 +174,9 @@ def page_text(page: SharedPage, stop: frozenset[str]) -> PageText:
 
 def crawl_keys(crawler: Any, component: str) -> CrawlKeys:
     """The Redis keys of the crawl ``crawler`` runs, from the skeleton spider's crawl
-    id (its ``-a crawl`` argument, or the default id), or ``NotConfigured`` naming
-    ``component`` for any other spider."""
-    crawl = getattr(crawler.spider, "crawl_id", None)
-    if not isinstance(crawl, str) or not crawl:
+    id (its ``-a crawl`` argument, or the default id, :mod:`skeleton.crawl_settings`),
+    or ``NotConfigured`` naming ``component`` for any other spider."""
+    crawl = crawl_settings(crawler.settings)
+    if crawl is None:
         raise NotConfigured(f"{component} works with the skeleton spider only")
-    return CrawlKeys(crawl)
+    return CrawlKeys(crawl.crawl)

@@ -45,6 +45,7 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.records import FAILED, NAMED, OFFSITE, PAGE, PageWrite, RecordStore
@@ -87,10 +88,12 @@ class TreePipeline:
     def __init__(self, crawler: Crawler, server: Client) -> None:
         """``server``: a Redis client (:func:`skeleton.store.server.connect`)."""
         self.crawler = crawler
-        spider = crawler.spider
-        self.store = store = RecordStore(server, CrawlKeys(spider.crawl_id), spider.base, MAX_OFFERS)
+        crawl = crawl_settings(crawler.settings)
+        assert crawl is not None, "built by from_crawler"
+        self.store = store = RecordStore(server, CrawlKeys(crawl.crawl), crawl.base, MAX_OFFERS)
         self.keys = store.keys
-        self.origin = origin_of(spider.base)
+        self.root = crawl.base
+        self.origin = origin_of(crawl.base)
         self.waiting: list[tuple[dict[str, str], list[Any]]] = []
         store.load_script()  # batches call it by sha
         crawler.signals.connect(self.flush, signal=flush_requested)
@@ -98,8 +101,7 @@ class TreePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        spider = crawler.spider
-        if not (hasattr(spider, "crawl_id") and hasattr(spider, "base")):
+        if crawl_settings(crawler.settings) is None:
             raise NotConfigured("TreePipeline works with the skeleton spider only")
         return cls(crawler, connect(crawler.settings))
 

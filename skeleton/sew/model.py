@@ -45,7 +45,9 @@ class SEWModel:
     accept: str = "nested"
     meta: dict = field(default_factory=dict)
     #: the learned edge score that chooses each page's parent
-    #: (:mod:`skeleton.hierarchy.scoring`); empty: the shortest-path rule
+    #: (:mod:`skeleton.hierarchy.scoring`, which reads and checks it: the crawl checks
+    #: it when it loads the model, :mod:`skeleton.spiders.arguments`); empty: the
+    #: shortest-path rule
     edges: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -59,13 +61,6 @@ class SEWModel:
         self.sigma_c = max(float(self.sigma_c), 1e-6)
         if self.accept not in ACCEPT_RULES:
             raise ModelError(f"unknown accept rule {self.accept!r}")
-        if self.edges:
-            from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError
-
-            try:
-                EdgeModel.from_dict(self.edges)
-            except (EdgeModelError, KeyError, TypeError, ValueError) as exc:
-                raise ModelError(f"model has an unusable edge score: {exc}") from None
 
 
 def load_model(path: str | Path | None = None) -> SEWModel:

@@ -67,16 +67,18 @@ def _status(failure: Failure) -> str:
 
 class SitemapReader:
     """Sitemap requests and callbacks of the skeleton spider (see the module).
-    Expects ``base``, ``keys``, ``crawler``, ``settings`` and ``_redis()`` of the
+    Expects ``base``, ``keys``, ``crawler``, ``settings`` and ``contexts`` (whose
+    ``server()`` is the crawl's Redis client, :mod:`skeleton.store.contexts`) of the
     spider."""
 
     base: str
     keys: Any
     crawler: Any
     settings: Any
+    contexts: Any
 
-    def _redis(self) -> Any:  # pragma: no cover - the spider's
-        raise NotImplementedError
+    def _redis(self) -> Any:
+        return self.contexts.server()
 
     def sitemap_requests(self) -> list[scrapy.Request]:
         """The first sitemap requests of the crawl: ``robots.txt`` and the base

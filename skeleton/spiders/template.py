@@ -27,7 +27,7 @@ from scrapy.exceptions import UsageError
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from skeleton.spiders.skeleton import _base_url, _positive_int, refuse_unknown_arguments
+from skeleton.spiders.arguments import base_url, positive_int, refuse_unknown_arguments
 from skeleton.spiders.template_menu import response_links
 from skeleton.template.menu import menu_urls
 from skeleton.template.subdigraph import DEFAULT_SIZE, CSSearch
@@ -65,11 +65,11 @@ class TemplateSpider(scrapy.Spider):
         if not key:
             raise UsageError("the template spider needs a key page: -a key=http://host/page.html")
         try:
-            url = _base_url(key)
+            url = base_url(key)
         except UsageError as exc:
             raise UsageError(str(exc).replace("base", "key", 1)) from None
-        return {"key": url, "n": _positive_int("n", n, 1) or DEFAULT_SIZE,
-                "max_pages": _positive_int("max_pages", max_pages, 1)}
+        return {"key": url, "n": positive_int("n", n, 1) or DEFAULT_SIZE,
+                "max_pages": positive_int("max_pages", max_pages, 1)}
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         yield scrapy.Request(self.key, callback=self.parse_key, errback=self.key_failed,

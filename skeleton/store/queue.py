@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import serializer as json_serializer
 from skeleton.store.entries import decode_entry, encode_entry
 from skeleton.store.keys import META_DEAD_LETTERS, CrawlKeys
@@ -76,14 +77,18 @@ class Exchange:
 
 
 class LeasedFifoQueue:
-    """FIFO queue with leases. Needs the skeleton spider (its ``crawl_id``); settings:
+    """FIFO queue with leases. Needs the skeleton spider's crawl id
+    (:mod:`skeleton.crawl_settings`); settings:
     ``SKELETON_LEASE_TIMEOUT`` (seconds a lease lives without a heartbeat, 60)."""
 
     def __init__(self, server: redis.Redis, spider: Spider, key: str, serializer: Any = None) -> None:
         self.server, self.spider = server, spider
         self.key = key % {"spider": spider.name}
         self.serializer = serializer or json_serializer
-        self.keys = CrawlKeys(spider.crawl_id)  # type: ignore[attr-defined]
+        crawl = crawl_settings(spider.settings)
+        if crawl is None:
+            raise ValueError("LeasedFifoQueue works with the skeleton spider only")
+        self.keys = CrawlKeys(crawl.crawl)
         self.stats = spider.crawler.stats
         self.lease_ms = int(spider.settings.getfloat("SKELETON_LEASE_TIMEOUT", 60.0) * 1000)
         self.worker = new_worker_id()

@@ -44,6 +44,7 @@ from scrapy.utils.misc import load_object
 from scrapy_redis import defaults
 from twisted.internet.task import LoopingCall
 
+from skeleton.crawl_settings import crawl_settings
 from skeleton.store import outage
 from skeleton.store.iothread import IOThread, Sent
 from skeleton.store.liveness import Liveness, workers_alive
@@ -308,8 +309,8 @@ class Scheduler(BaseScheduler):
         engine = self.crawler.engine
         if not self.crawler.crawling or engine is None or engine.spider is None:
             return
-        engine.crawl(Request(self.spider.base if hasattr(self.spider, "base")
-                             else "http://localhost/", meta={WAKE_META: True}))
+        crawl = crawl_settings(self.crawler.settings)
+        engine.crawl(Request(crawl.base if crawl is not None else "http://localhost/", meta={WAKE_META: True}))
 
     def _flush_tick(self) -> None:
         if self.state.ticked(time.monotonic()) and self.crawler.crawling:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from skeleton.sew.findskeleton import PageResult, find_skeleton
+from skeleton.analysis.offline import PageResult, find_skeleton
 from skeleton.sew.model import SEWModel
 
 from .menu import links_fetcher, menu_urls
@@ -35,7 +35,7 @@ def site_template_menu(base_url: str, fetch: Callable[[str], bytes | None],
 def find_skeleton_with_menu(base_url: str, fetch: Callable[[str], bytes | None], model: SEWModel,
                             menu: set[str], min_depth: int = MENU_MIN_DEPTH,
                             scope: str | None = None) -> Iterator[PageResult]:
-    """``skeleton.sew.findskeleton.find_skeleton`` (breadth-first, same offers and
+    """``skeleton.analysis.offline.find_skeleton`` (breadth-first, same offers and
     evidence) with ``menu`` added to the template sets of pages at ``min_depth`` and
     deeper."""
     return find_skeleton(base_url, fetch, model, scope=scope, frames=False, menu=menu,

@@ -1,6 +1,6 @@
 """Which of a page's links the crawl does not follow, and whether the page is a node at
 all: the rules of :mod:`skeleton.urlrules` applied to one parsed page, as the spider and
-the offline FINDSKELETON (:mod:`skeleton.sew.findskeleton`) both apply them."""
+the offline FINDSKELETON (:mod:`skeleton.analysis.offline`) both apply them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -10,7 +10,7 @@ from lxml import etree
 from skeleton.budget import checkpoint
 from skeleton.web.dom import attribute_text
 
-from .files import is_file_url
+from skeleton.web.files import is_file_url
 from .actions import action_reason, form_only, nofollow_urls, view_links
 from .controls import control_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
@@ -23,7 +23,7 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
                       attributes: str | None = None) -> dict[str, str]:
     """URL -> why the page's link ``(url, text)`` is not followed, from the page
     itself: ``skipped/file`` (a file that is no page by its extension,
-    :mod:`.files`), ``skipped/language`` (an ``hreflang`` copy in another language than
+    :mod:`skeleton.web.files`), ``skipped/language`` (an ``hreflang`` copy in another language than
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
     ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/control`` (a
     sort or filter control of the page itself, :mod:`.controls`),

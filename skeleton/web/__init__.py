@@ -1,3 +1,3 @@
 """Generic web code below every algorithm: URL parsing, scope and resolution
-(:mod:`.urls`), defensive HTML decoding and parsing (:mod:`.dom`) and frame
-inlining (:mod:`.frames`). Imports nothing from the rest of ``skeleton``."""
+(:mod:`.urls`), defensive HTML decoding and parsing (:mod:`.dom`), frame
+inlining (:mod:`.frames`) and links to files that are no pages (:mod:`.files`). Imports nothing from the rest of ``skeleton``."""

@@ -1,8 +1,9 @@
 """FINDSKELETON (SEW Section 3.4, Figure 4) over an in-memory site.
 
-The crawler runs the same steps one response at a time; this function runs them
-over a ``fetch(url) -> bytes | None`` callable, breadth-first, and is what
-training, tests and quick experiments use. Each page records its offers and
+The crawler analyses one response at a time; this function runs the same
+analysis (:func:`.page.analyse_page`) over a ``fetch(url) -> bytes | None``
+callable, breadth-first, and is what training, the offline benchmarks, tests and
+quick experiments use. Each page records its offers and
 evidence as the crawl's pipeline does, and :func:`skeleton_edges` resolves the
 tree from them as ``scrapy tree`` does (:mod:`skeleton.hierarchy.resolve`).
 Below the root every page is detected with the root's LinkSetDup context, as
@@ -12,32 +13,27 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from skeleton.hierarchy.aliases import apply_aliases
-from skeleton.hierarchy.evidence import declared_places, page_evidence
-from skeleton.hierarchy.offers import kept_offers, origin_of, page_offers
+from skeleton.hierarchy.offers import kept_offers, origin_of
 from skeleton.hierarchy.resolve import resolve_tree
-
-from .edges import followed_links
-from .detect import Detection, detect_in_links, detect_navigation
-from .links import LinkNode
-from ..web.dom import page_title, parse_html
-from ..web.frames import parse_with_frames
-from .model import SEWModel
-from ..web.urls import canonical, in_scope, trap_reason
+from skeleton.sew.detect import Detection, detect_in_links, detect_navigation
+from skeleton.sew.links import LinkNode
+from skeleton.sew.model import SEWModel
 from skeleton.urlrules.actions import action_path
-from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.duplicates import compare_variants, content_fingerprint, learned_rules
-from skeleton.urlrules.language import ANY_LANGUAGE, page_language
-from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 from skeleton.urlrules.tracking import strip_tracking
+from skeleton.web.dom import parse_html
+from skeleton.web.frames import parse_with_frames
+from skeleton.web.urls import canonical, in_scope
 
-__all__ = ["PageDetector", "PageResult", "find_skeleton", "skeleton_edges"]
+from skeleton.navobjects.detector import PageDetector
 
-#: a page's detection from its tree: (root, page URL, home URL, known, template)
-PageDetector = Callable[..., Detection]
+from .page import analyse_page, scope_filter
+
+__all__ = ["PageResult", "find_skeleton", "page_records", "skeleton_edges"]
 
 
 @dataclass
@@ -73,7 +69,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     titles are then left empty). ``detector``, when
     given, replaces SEW's detection: ``detector(root, url, base_url, known,
     template) -> Detection`` (e.g. ``skeleton.navobjects.make_detector``). With
-    ``frames``, a page's same-site frames are read as part of it (:mod:`.frames`), as
+    ``frames``, a page's same-site frames are read as part of it (:mod:`skeleton.web.frames`), as
     the crawl's frames middleware does. ``context="path"`` detects each page with
     its breadth-first ancestors' navigation sets instead of the root's (SEW's
     LinkSetDup as in the paper; it depends on which parent found a page first,
@@ -97,6 +93,12 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     votes: Counter[str] = Counter()
     forms: set[str] = set()
     rules = learned_rules({})
+    skip = scope_filter(scope, skip_actions=False)  # the action rules read each link with its text
+
+    def sew_detector(root: Any, page: str, home: str, known: list[set[str]],
+                     template: list[set[str]]) -> Detection:
+        return detect_navigation(root, page, model, known, home, template)
+
     for url, depth, known, template in queue:
         if max_pages is not None and max_pages <= 0:
             return
@@ -113,57 +115,50 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
             continue
         if links_of is not None:
             root = None
-            detection = detect_in_links(source, url, base_url, model, known, shown)
+            nodes = source
+
+            def detect(_root: Any, page: str, home: str, known: list[set[str]],
+                       template: list[set[str]]) -> Detection:
+                return detect_in_links(nodes, page, home, model, known, template)
         else:
-            body = source
-            root = (parse_with_frames(body, url, fetch) if frames else parse_html(body)) if body else None
-            detection = (detector(root, url, base_url, known, shown) if detector is not None
-                         else detect_navigation(root, url, model, known, base_url, shown))
+            root = (parse_with_frames(source, url, fetch) if frames else parse_html(source)) if source else None
+            detect = detector or sew_detector
+        found = analyse_page(root, url, base_url, skip, detector=detect, known=known, template=shown,
+                             language=language, home=depth == 0, url_rules=url_rules)
+        language = found.language if depth == 0 and language is None else language
         aliases: dict[str, str] = {}
-        reasons: dict[str, str] = {}
-        raw = detection.nav_links(url)
+        if found.leaf or found.declared:
+            if found.leaf == "form":
+                forms.add(action_path(url))
+            if found.declared:
+                aliases[url] = found.declared
+                if found.declared not in seen:
+                    seen.add(found.declared)
+                    queue.append((found.declared, depth, known, template))
+            yield PageResult(url, depth, found.title, False, [], {}, {}, found.leaf, aliases)
+            continue
         if url_rules and root is not None:
-            own = page_language(root)
-            if depth == 0 and language is None:
-                language = own or ANY_LANGUAGE
-            leaf = leaf_reason(root, url, own, language)
-            declared = None if leaf else canonical_link(root, url, base_url)
-            if leaf or declared:
-                if leaf == "form":
-                    forms.add(action_path(url))
-                if declared:
-                    aliases[url] = declared
-                    if declared not in seen:
-                        seen.add(declared)
-                        queue.append((declared, depth, known, template))
-                yield PageResult(url, depth, page_title(root), False, [], {}, {}, leaf, aliases)
-                continue
             fingerprint = content_fingerprint(root)
             if fingerprint:
-                found = compare_variants(url, fingerprint, fingerprints, waiting.pop(url, []))
-                for candidate in found.pending:
+                variants = compare_variants(url, fingerprint, fingerprints, waiting.pop(url, []))
+                for candidate in variants.pending:
                     waiting.setdefault(candidate.url, []).append(
                         (url, candidate.kind, candidate.names, fingerprint))
-                votes.update(found.votes)
-                aliases.update(found.aliases)
+                votes.update(variants.votes)
+                aliases.update(variants.aliases)
                 fingerprints[url] = fingerprint
                 rules = learned_rules(votes)
-            reasons = link_skip_reasons(((link.url, link.text) for link in raw), root, url, language)
-        followed, _ = followed_links(raw, url,
-                                     lambda u: reasons.get(u) or (None if in_scope(u, scope) and not trap_reason(u)
-                                                                  else "skipped"))
-        edges = [(parent, child, depth + level) for child, _, parent, level in followed]
-        evidence = page_evidence(root, url) if root is not None else {}
+        detection = found.detection
+        edges = [(parent, child, depth + level) for child, _, parent, level in found.followed]
         if url_rules:  # queued under the URL the crawl requests; the link's URL is an alias
             for _, child, _ in edges:
                 cleaned = rules.clean(strip_tracking(child))
                 if cleaned != child:
                     aliases[child] = canonical(cleaned) or cleaned
-        yield PageResult(url, depth, page_title(root), detection.is_navigation, edges,
-                         page_offers(url, detection.nav_sets, followed), evidence, None, aliases)
+        yield PageResult(url, depth, found.title, found.is_navigation, edges, found.offers, found.evidence,
+                         None, aliases)
         # the ancestors the page declares are fetched too (as the spider does)
-        declared = [(url, place, depth + 1) for place in declared_places(evidence)
-                    if in_scope(place, scope) and not trap_reason(place)]
+        declared = [(url, place, depth + 1) for place in found.places]
         if max_depth is not None and depth >= max_depth:
             continue
         if depth == 0 or context == "path":

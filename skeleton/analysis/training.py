@@ -21,21 +21,20 @@ from pathlib import Path
 from statistics import fmean
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from .candidates import CandidateParams, gen_candidate_link_sets
-from ..web.frames import parse_with_frames
-from .evaluation import score_tree
-from .features import FEATURES, link_set_features
 from skeleton.hierarchy.features import candidate_edges
 from skeleton.hierarchy.scoring import train_edge_model
+from skeleton.sew.candidates import CandidateParams, gen_candidate_link_sets
+from skeleton.sew.detect import KNOWN_ANCESTORS, Detection
+from skeleton.sew.edges import followed_links
+from skeleton.sew.evaluation import score_tree
+from skeleton.sew.features import FEATURES, link_set_features
+from skeleton.sew.links import LinkNode, extract_links
+from skeleton.sew.model import ACCEPT_RULES, SEWModel
+from skeleton.sew.selection import log_confidence, select
+from skeleton.web.frames import parse_with_frames
+from skeleton.web.urls import canonical, normalize_page, same_host
 
-from .findskeleton import PageResult, find_skeleton, page_records, skeleton_edges
-from .links import LinkNode, extract_links
-from .model import ACCEPT_RULES, SEWModel
-from .detect import KNOWN_ANCESTORS, Detection
-from .edges import followed_links
-from ..web.urls import same_host
-from .selection import log_confidence, select
-from ..web.urls import canonical, normalize_page
+from .offline import PageResult, find_skeleton, page_records, skeleton_edges
 
 __all__ = ["LabelledSite", "PageSample", "load_truth", "ignored_pages", "load_labelled_site", "file_fetcher", "served_page", "page_samples",
            "page_edges", "train", "train_samples", "train_edges", "labelled_edges", "site_edges", "GRID_DISDIFF_Z", "GRID_JACCARD", "GRID_TAU"]
@@ -123,7 +122,7 @@ def file_fetcher(site_dir: str | Path, redirects: bool = False) -> Callable[[str
     ``PATH@QUERY`` when there is one, as ``tests/sites/server.py`` serves it), or
     None if there is none. With ``redirects``, as ``tests/sites/server.py`` answers: a
     directory named without its trailing slash answers with the URL of the directory (a
-    ``str``: the redirect, which :func:`skeleton.sew.findskeleton.find_skeleton` follows
+    ``str``: the redirect, which :func:`skeleton.analysis.offline.find_skeleton` follows
     as the crawl does), and a clean URL (``/guide/intro`` for the file
     ``guide/intro.html``) with that file (:func:`served_page` names the two alike)."""
     base = Path(site_dir)
