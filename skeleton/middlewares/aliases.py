@@ -39,7 +39,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
 from urllib.parse import urljoin
 
-from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.response import get_meta_refresh
 
@@ -112,9 +111,7 @@ class RedirectAliasMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("SKELETON_ALIASES_ENABLED", True):
-            raise NotConfigured("SKELETON_ALIASES_ENABLED is off")
-        keys = crawl_keys(crawler, "RedirectAliasMiddleware")
+        keys = crawl_keys(crawler, "RedirectAliasMiddleware", "SKELETON_ALIASES_ENABLED")
         max_delay = (settings.getfloat("METAREFRESH_MAXDELAY", 100)
                      if settings.getbool("METAREFRESH_ENABLED", True) else -1.0)
         return cls(crawler, connect(settings), keys, max_delay,

@@ -63,12 +63,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
 
 from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
 from skeleton.entropy.terms import DEFAULT_LANGUAGE, MAX_PAGE_TERMS, page_terms, stop_words
-from skeleton.middlewares.shared import (analysis_failed, crawl_keys, page_text, page_to_analyse,
+from skeleton.middlewares.shared import (analysis_failed, crawl_keys, inc_stat, page_text, page_to_analyse,
                                         shared_page)
 from skeleton.store.entropy import EntropyStore
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
@@ -114,9 +113,7 @@ class EntropyMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("SKELETON_ENTROPY_ENABLED", True):
-            raise NotConfigured("term entropy is off (SKELETON_ENTROPY_ENABLED)")
-        keys = crawl_keys(crawler, "EntropyMiddleware")
+        keys = crawl_keys(crawler, "EntropyMiddleware", "SKELETON_ENTROPY_ENABLED")
         stop = configured_stop_words(settings)  # ValueError: unknown language
         max_terms = settings.getint("SKELETON_ENTROPY_MAX_TERMS", MAX_PAGE_TERMS)
         # the pages' terms are kept for WISDOM's second pass (`scrapy informative`)
@@ -143,8 +140,7 @@ class EntropyMiddleware:
     # -- Scrapy hooks ---------------------------------------------------------------
 
     def _inc(self, name: str, count: int = 1) -> None:
-        assert self.crawler.stats is not None
-        self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
+        inc_stat(self.crawler, f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
         if not page_to_analyse(response, self.crawler):

@@ -44,7 +44,7 @@ from skeleton.store import outage
 from skeleton.analyses import enabled as analysis_enabled
 from skeleton.items import PageItem
 from skeleton.middlewares.entropy import configured_stop_words
-from skeleton.middlewares.shared import (analysis_failed, crawl_keys, page_text, page_to_analyse,
+from skeleton.middlewares.shared import (analysis_failed, crawl_keys, inc_stat, page_text, page_to_analyse,
                                         shared_page)
 from skeleton.store.entropy import kept_terms, term_weights
 from skeleton.store.keys import CrawlKeys
@@ -112,8 +112,7 @@ class InformativeMiddleware:
         return middleware
 
     def _inc(self, name: str, count: int = 1) -> None:
-        assert self.crawler.stats is not None
-        self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
+        inc_stat(self.crawler, f"{STATS_PREFIX}/{name}", count)
 
     # -- linked pages' terms ------------------------------------------------------
 

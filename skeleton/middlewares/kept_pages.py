@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Self
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from skeleton.middlewares.shared import crawl_keys, declared_encoding, page_to_analyse
+from skeleton.middlewares.shared import crawl_keys, declared_encoding, inc_stat, page_to_analyse
 from skeleton.web.urls import canonical
 from skeleton.store import outage
 from skeleton.store.kept import keep, keep_max_bytes, keep_pages, pack_page
@@ -67,8 +67,7 @@ class KeptPagesMiddleware:
         return middleware
 
     def _inc(self, name: str, count: int = 1) -> None:
-        assert self.crawler.stats is not None
-        self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
+        inc_stat(self.crawler, f"{STATS_PREFIX}/{name}", count)
 
     def process_spider_input(self, response: Response) -> None:
         if not page_to_analyse(response, self.crawler):

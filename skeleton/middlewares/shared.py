@@ -46,7 +46,7 @@ from skeleton.web.dom import attribute_text, parse_html
 from skeleton.web.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["analysis_failed", "crawl_keys", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
+__all__ = ["analysis_failed", "crawl_keys", "inc_stat", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
            "release_page", "page_text",
            "declared_encoding", "html_response", "page_to_analyse"]
 
@@ -172,10 +172,19 @@ def page_text(page: SharedPage, stop: frozenset[str]) -> PageText:
     return page.text
 
 
-def crawl_keys(crawler: Any, component: str) -> CrawlKeys:
+def inc_stat(crawler: Any, key: str, count: float = 1) -> None:
+    """Add ``count`` to the crawl stat ``key`` (nothing without a stats collector)."""
+    if crawler.stats is not None:
+        crawler.stats.inc_value(key, count)
+
+
+def crawl_keys(crawler: Any, component: str, switch: str | None = None) -> CrawlKeys:
     """The Redis keys of the crawl ``crawler`` runs, from the skeleton spider's crawl
     id (its ``-a crawl`` argument, or the default id, :mod:`skeleton.crawl_settings`),
-    or ``NotConfigured`` naming ``component`` for any other spider."""
+    or ``NotConfigured`` naming ``component`` for any other spider; also
+    ``NotConfigured`` when the boolean setting ``switch`` (on by default) is off."""
+    if switch is not None and not crawler.settings.getbool(switch, True):
+        raise NotConfigured(f"{switch} is off")
     crawl = crawl_settings(crawler.settings)
     if crawl is None:
         raise NotConfigured(f"{component} works with the skeleton spider only")

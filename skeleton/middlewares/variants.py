@@ -43,7 +43,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import Request, signals
-from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
 from skeleton.store import outage
@@ -96,9 +95,7 @@ class UrlVariantsMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("SKELETON_VARIANTS_ENABLED", True):
-            raise NotConfigured("SKELETON_VARIANTS_ENABLED is off")
-        keys = crawl_keys(crawler, "UrlVariantsMiddleware")
+        keys = crawl_keys(crawler, "UrlVariantsMiddleware", "SKELETON_VARIANTS_ENABLED")
         return cls(crawler, connect(settings), keys,
                    strip=settings.getbool("SKELETON_STRIP_TRACKING", True),
                    learn=settings.getbool("SKELETON_LEARN_VARIANTS", True),
