@@ -115,6 +115,17 @@ def corpus(results: Results) -> list[str]:
     return rows
 
 
+@table("parity", "docs/benchmarks/accuracy.md", "parity.json")
+def parity(results: Results) -> list[str]:
+    """The real crawl's tree against the offline crawl's, per corpus site, with the shipped model."""
+    rows = head("site", "edges (real)", "edges (offline)", "only real", "only offline", "edge F1 real",
+                "edge F1 offline")
+    for r in results["rows"]:
+        rows.append(row(r["site"], r["real_edges"], r["offline_edges"], r["only_real"], r["only_offline"],
+                        f3(r["real_f1"]), f3(r["offline_f1"])))
+    return rows
+
+
 @table("farm", "docs/benchmarks/accuracy.md", "farm.json")
 def farm(results: Results) -> list[str]:
     """Leave-one-generator-out edge F1 per generator family, with the two peer trees."""
