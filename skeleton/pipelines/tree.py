@@ -92,7 +92,6 @@ class TreePipeline:
         assert crawl is not None, "built by from_crawler"
         self.store = store = RecordStore(server, CrawlKeys(crawl.crawl), crawl.base, MAX_OFFERS)
         self.keys = store.keys
-        self.root = crawl.base
         self.origin = origin_of(crawl.base)
         self.waiting: list[tuple[dict[str, str], list[Any]]] = []
         store.load_script()  # batches call it by sha
