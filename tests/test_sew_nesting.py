@@ -4,7 +4,8 @@ from __future__ import annotations
 from skeleton.sew.detect import Detection
 from skeleton.web.dom import parse_html
 from skeleton.sew.links import LinkNode, extract_links
-from skeleton.sew.nesting import common_chain, directory_hosts, directory_index, is_nested, nest_link_sets
+from skeleton.sew.nesting import (common_chain, directory_hosts, directory_index, holds, is_nested, misplaced_hosts,
+                                  nest_link_sets)
 
 PAGE = "http://example.org/book/index.html"
 
@@ -215,3 +216,75 @@ def test_directory_hosts_stay_within_one_set() -> None:
     # in one flat list, the section's index still hosts its pages
     assert {links[i].sec_name: h.sec_name for i, h in directory_hosts([topics + menu], home).items()} == {
         "A": "Tags", "B": "Tags"}
+
+
+# --- sub-menus that open from a label (beyond the paper) ---------------------
+
+#: Bootstrap's nested drop-down as MkDocs' default themes print it: each sub-menu opens
+#: from a label that is no page (``href="#"``) and lists its section's index first
+DROPDOWN = """<html><body><ul class="nav navbar-nav">
+ <li class="nav-item"><a href="./">Home</a></li>
+ <li class="dropdown"><a href="#">Canvas</a><ul class="dropdown-menu">
+  <li><a href="canvas/">Canvas</a></li>
+  <li><a href="canvas/secure/">Secure</a></li>
+  <li class="dropdown-submenu"><a href="#">Export</a><ul class="dropdown-menu">
+   <li><a href="canvas/export/">Export</a></li>
+   <li><a href="canvas/export/audit/">Audit</a></li>
+   <li><a href="canvas/export/report/">Report</a></li></ul></li>
+  <li><a href="canvas/tune/">Tune</a></li>
+  <li class="dropdown-submenu"><a href="#">Extend</a><ul class="dropdown-menu">
+   <li><a href="canvas/extend/">Extend</a></li>
+   <li><a href="canvas/extend/build/">Build</a></li></ul></li>
+ </ul></li>
+ <li class="dropdown"><a href="#">Topics</a><ul class="dropdown-menu">
+  <li><a href="topics/red/">Red</a></li><li><a href="topics/blue/">Blue</a></li></ul></li>
+ <li class="nav-item"><a href="topics/">All topics</a></li>
+</ul></body></html>"""
+
+
+def _dropdown_sets(page: str) -> list[list[LinkNode]]:
+    """The two sets SEW takes from the menu (as on the MkDocs sites): the drop-downs'
+    items with the first label, and the sub-menus' items."""
+    links = {(link.sec_name, bool(link.url)): link for link in extract_links(parse_html(DROPDOWN.encode()), page)}
+    top = [links[k] for k in (("Canvas", True), ("Secure", True), ("Export", False), ("Tune", True),
+                              ("Red", True), ("Blue", True))]
+    deep = [links[(name, True)] for name in ("Export", "Audit", "Report", "Extend", "Build")]
+    bar = [links[("Home", True)], links[("Topics", False)], links[("All topics", True)]]
+    return [bar, top, deep]
+
+
+def test_holds_reads_the_folder_a_page_names() -> None:
+    assert holds("http://h/a/", "http://h/a/b/")
+    assert holds("http://h/a/index.html", "http://h/a/b.html")
+    assert holds("http://h/a.html", "http://h/a/b.html")
+    assert not holds("http://h/a/", "http://h/a/")
+    assert not holds("http://h/a/x/", "http://h/a/y/")
+    assert not holds("", "http://h/a/")
+
+
+def test_a_sub_menu_hangs_from_its_index_not_from_the_entry_before_its_label() -> None:
+    page = "http://example.org/"
+    sets = _dropdown_sets(page)
+    names = {link.number: link.sec_name for s in sets for link in s}
+    by_order = nest_link_sets(sets)
+    # document order alone hangs the sub-menus from their label or the entry before it
+    assert {names[n]: h.sec_name for n, h in by_order.items()
+            if names[n] in ("Audit", "Build", "Extend")} == {"Audit": "Export", "Build": "Tune", "Extend": "Tune"}
+    fixed = {names[n]: h.url[len(page):] for n, h in misplaced_hosts(sets, by_order, page).items()}
+    assert fixed["Audit"] == fixed["Report"] == "canvas/export/"
+    assert fixed["Build"] == "canvas/extend/"
+    assert fixed["Export"] == fixed["Extend"] == "canvas/"
+    nav = {n.url[len(page):]: n.parent[len(page):] for n in Detection(nav_sets=sets).nav_links(page)}
+    assert nav["canvas/export/audit/"] == "canvas/export/"
+    assert nav["canvas/extend/"] == "canvas/"
+    assert nav["canvas/tune/"] == "canvas/"
+
+
+def test_a_labels_own_list_keeps_its_host_without_its_index() -> None:
+    # "Topics" lists topic pages; the topics/ index is another entry of the menu: the
+    # label's list is the page's own, as in a flat menu
+    page = "http://example.org/"
+    sets = _dropdown_sets(page)
+    names = {link.number: link.sec_name for s in sets for link in s}
+    fixed = {names[n] for n in misplaced_hosts(sets, nest_link_sets(sets), page)}
+    assert not fixed & {"Red", "Blue", "All topics"}

@@ -718,6 +718,24 @@ def test_link_skip_reasons_first_reason_wins() -> None:
         "http://ex.com/de/": "skipped/language"}
 
 
+def test_a_section_named_like_an_action_is_followed() -> None:
+    """A docs section called "Report" (its index beside its pages in the menu) is a
+    section, not a "Report" button; a "Report" link to a post's report form is one."""
+    from skeleton.urlrules.links import link_skip_reasons, section_indexes
+
+    links = [("http://ex.com/report/index.html", "Report"), ("http://ex.com/report/a.html", "A"),
+             ("http://ex.com/report/b.html", "B"), ("http://ex.com/posts/5/report/", "Report"),
+             ("http://ex.com/report.php?p=5", "Report")]
+    assert section_indexes(url for url, _ in links) == {"http://ex.com/report/index.html"}
+    assert link_skip_reasons(links, parse_html(b"<p>x</p>"), "http://ex.com/", "en") == {
+        "http://ex.com/posts/5/report/": "skipped/action/report",
+        "http://ex.com/report.php?p=5": "skipped/action/report"}
+    # the URL still decides: a section index whose URL names an action is one
+    cart = [("http://ex.com/cart/", "Basket"), ("http://ex.com/cart/a", "A"), ("http://ex.com/cart/b", "B")]
+    assert link_skip_reasons(cart, parse_html(b"<p>x</p>"), "http://ex.com/", "en")["http://ex.com/cart/"] \
+        == "skipped/action/cart"
+
+
 def test_links_to_files_are_not_followed() -> None:
     """A post's source (``index.md``), a feed, a PDF: files by their extension, never
     pages of the tree; a page with a dot in a folder name or an .html page is followed."""

@@ -15,7 +15,7 @@ from .candidates import CandidateParams, gen_candidate_link_sets
 from .features import link_set_features
 from .links import LinkNode, extract_links
 from .model import SEWModel
-from .nesting import directory_hosts, nest_link_sets
+from .nesting import directory_hosts, misplaced_hosts, nest_link_sets
 from .selection import log_confidence, prob, select
 
 #: how many ancestors' navigation link sets LinkSetDup compares with
@@ -64,6 +64,7 @@ class Detection:
     def nav_links(self, page_url: str) -> list[NavLink]:
         """The accepted links that lead to other pages, first occurrence of each URL."""
         hosts = nest_link_sets(self.nav_sets)
+        hosts.update(misplaced_hosts(self.nav_sets, hosts, page_url))
         dir_hosts = directory_hosts(self.nav_sets, page_url)
         seen = {page_url}
         out = []

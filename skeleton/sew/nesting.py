@@ -17,7 +17,8 @@ from skeleton.budget import checkpoint
 from .links import LinkNode
 from ..web.urls import directory, split_url
 
-__all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts"]
+__all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts", "holds",
+           "misplaced_hosts"]
 
 #: File names that make a URL the index page of its directory.
 INDEX_NAMES = frozenset({"index.html", "index.htm", "index.php", "index.shtml", "default.htm",
@@ -110,6 +111,83 @@ def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> d
                 host = indexes.get(d)
                 if host is not None and host.url != link.url:
                     out[link.number] = host
+                    break
+                d = directory(d.rstrip("/") or "/")
+    return out
+
+
+def holds(host_url: str, url: str) -> bool:
+    """Whether the folder page ``host_url`` names holds ``url``: its directory when it
+    is a directory's index (``/a/`` holds ``/a/b/``), else its path without the
+    extension (``/a.html`` holds ``/a/b.html``). A heading that is no page (``#``,
+    an empty URL) holds nothing."""
+    if not host_url or host_url == url:
+        return False
+    parts = split_url(url)
+    path = (parts.path if parts is not None else "") or "/"
+    folder = directory_index(host_url)
+    if folder is not None:
+        own = split_url(folder)
+        return own is not None and path.startswith(own.path or "/")
+    host = split_url(host_url)
+    if host is None or not host.path:
+        return False
+    stem = host.path.rsplit(".", 1)[0] if "." in host.path.rsplit("/", 1)[-1] else host.path
+    return path.startswith(stem.rstrip("/") + "/")
+
+
+def misplaced_hosts(link_sets: Sequence[Sequence[LinkNode]], hosts: dict[int, LinkNode],
+                    page_url: str) -> dict[int, LinkNode]:
+    """Nested entries whose host the site's URLs contradict, and the index page they
+    hang from instead.
+
+    A drop-down whose sub-menu opens from a label that is no page (``href="#"``:
+    Bootstrap's ``dropdown-submenu``, MkDocs' default themes) lists the section's
+    index first and its pages after it; document order then hangs the sub-menu from
+    the label or from the entry before it, a sibling, or from the section above. The
+    deepest directory holding a link (below the current page's directory) whose
+    index page is an accepted link of the link's own set, or of its host's set
+    inside a smaller container than that whole set (the same drop-down, not another
+    entry of the menu bar), is its host instead, when the host (``hosts``, from
+    :func:`nest_link_sets`) does not hold the link (:func:`holds`) or holds that
+    index page too: a section's index, listed beside its pages, files them, as
+    :func:`directory_hosts` says for flat menus (beyond the paper). A label's own
+    list without its index (a "Categories" drop-down of category pages beside a
+    separate ``categories/`` entry of the menu bar) keeps its host."""
+    here = directory(page_url)
+    set_of: dict[int, int] = {}
+    indexes: list[dict[str, LinkNode]] = []
+    spans: list[int] = []
+    for index, link_set in enumerate(link_sets):
+        found: dict[str, LinkNode] = {}
+        for link in link_set:
+            set_of.setdefault(link.number, index)
+            d = directory_index(link.url) if link.url else None
+            if d and d != here and d.startswith(here) and d not in found:
+                found[d] = link
+        indexes.append(found)
+        spans.append(len(common_chain(link_set)) if link_set else 0)
+    out: dict[int, LinkNode] = {}
+    for link_set in link_sets:
+        checkpoint()
+        for link in link_set:
+            host = hosts.get(link.number)
+            if host is None or not link.url:
+                continue
+            own = indexes[set_of[link.number]]
+            other = set_of.get(host.number)
+            d = directory(link.url)
+            if directory_index(link.url) is not None:
+                d = directory(d.rstrip("/") or "/")
+            while d.startswith(here) and d != here:
+                found = own.get(d)
+                if (found is None or found.url == link.url) and other is not None:
+                    found = indexes[other].get(d)
+                    if found is not None and len(commonprefix([found.chain, link.chain])) <= spans[other]:
+                        found = None
+                if found is not None and found.url != link.url:
+                    if found.url != host.url and (not holds(host.url, link.url) or holds(host.url, found.url)):
+                        out[link.number] = found
                     break
                 d = directory(d.rstrip("/") or "/")
     return out

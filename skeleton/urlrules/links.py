@@ -8,14 +8,39 @@ from collections.abc import Iterable
 from lxml import etree
 
 from skeleton.budget import checkpoint
+from skeleton.sew.nesting import directory_index
 from skeleton.web.dom import attribute_text
+from skeleton.web.urls import directory
 
 from skeleton.web.files import is_file_url
 from .actions import action_reason, form_only, nofollow_urls, view_links
 from .controls import control_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
 
-__all__ = ["link_skip_reasons", "leaf_reason"]
+__all__ = ["SECTION_MIN_LINKS", "link_skip_reasons", "leaf_reason", "section_indexes"]
+
+#: a directory index whose folder holds at least this many of the page's other links
+#: is a section's front page, whatever its link text says
+SECTION_MIN_LINKS = 2
+
+
+def section_indexes(urls: Iterable[str]) -> frozenset[str]:
+    """The URLs among ``urls`` that are a directory's index (``/report/``,
+    ``report/index.html``) whose folder holds at least :data:`SECTION_MIN_LINKS` other
+    URLs of the list: the front page of a section the page links into. One pass over
+    the URLs and their folders (a path has a few)."""
+    urls = set(urls)
+    below: dict[str, int] = {}
+    for url in urls:
+        d = directory(url)
+        while True:
+            below[d] = below.get(d, 0) + 1
+            up = directory(d.rstrip("/") or "/")
+            if up == d or not d.startswith(up):
+                break
+            d = up
+    return frozenset(url for url in urls
+                     if (d := directory_index(url)) is not None and below.get(d, 0) > SECTION_MIN_LINKS)
 
 
 def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | None, page_url: str,
@@ -27,7 +52,9 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     ``language``), ``skipped/nofollow``, ``skipped/view_rel`` (``rel="tag"``, ...),
     ``skipped/view_label`` (a block labelled "tags:", ...), ``skipped/control`` (a
     sort or filter control of the page itself, :mod:`.controls`),
-    ``skipped/action/KIND`` (URL or text of an action); the last five only with
+    ``skipped/action/KIND`` (URL or text of an action; the text is not read for the
+    index page of a folder holding other links of the page, :func:`section_indexes`:
+    a docs section called "Report" is no "Report abuse" button); the last five only with
     ``skip_actions``. The first
     reason found for a URL wins. No link, no reading of the page. ``attributes``: the
     page's :func:`skeleton.web.dom.attribute_text`, if the caller has it."""
@@ -42,6 +69,8 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     checkpoint()
     views = view_links(root, page_url, attributes) if skip_actions else {}
     controls = control_links(page_url, (url for url, _ in links)) if skip_actions else frozenset()
+    checkpoint()
+    sections = section_indexes(url for url, _ in links) if skip_actions else frozenset()
     checkpoint()
     reasons: dict[str, str] = {}
     for url, text in links:
@@ -59,7 +88,7 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
         elif url in controls:
             reasons[url] = "skipped/control"
         elif skip_actions:
-            action = action_reason(url, text)
+            action = action_reason(url, "" if url in sections else text)
             if action:
                 reasons[url] = f"skipped/{action}"
     return reasons
