@@ -409,6 +409,11 @@ def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],
     f1, model = min(near, key=lambda t: (t[1].tau, -t[0]))
     model.meta = {"trained_on": sorted(by_site), "training_edge_f1": round(f1, 4),
                   "pages": len(samples)}
+    if fetchers:
+        # the settings compared by simulated crawls, best first: the choice can be
+        # reviewed (and another rule tried) without training again
+        model.meta["simulated"] = [[m.tau, m.accept, m.disdiff_z if math.isfinite(m.disdiff_z) else None,
+                                    round(score, 4)] for score, m in trials]
     return model
 
 
