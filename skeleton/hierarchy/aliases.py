@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["MAX_HOPS", "apply_aliases", "final_url", "final_urls", "merge_offers"]
+__all__ = ["MAX_HOPS", "apply_aliases", "final_record", "final_url", "final_urls", "merge_offers"]
 
 #: hops of a redirect chain followed (Scrapy's own limit is ``REDIRECT_MAX_TIMES`` = 20)
 MAX_HOPS = 20
@@ -57,7 +57,8 @@ def apply_aliases(root: str, pages: Mapping[str, Any],
                   offers: Mapping[str, Sequence[Mapping[str, Any]]],
                   aliases: Mapping[str, str]
                   ) -> tuple[str, dict[str, Any], dict[str, list[Mapping[str, Any]]]]:
-    """``(root, pages, offers)`` with every URL replaced by the page it leads to.
+    """``(root, pages, offers)`` with every URL replaced by the page it leads to
+    (also those of the records' evidence and navigation links, :func:`final_record`).
 
     Pages recorded under an alias (by an earlier version) move to their final URL
     unless that URL has its own record. Offers to an alias join the final URL's;
@@ -71,14 +72,32 @@ def apply_aliases(root: str, pages: Mapping[str, Any],
     for url in sorted(pages):
         target = final(url)
         if target == url:
-            moved[url] = pages[url]
+            moved[url] = final_record(pages[url], final)
         elif target not in pages:
-            moved.setdefault(target, pages[url])  # the smallest alias's record
+            moved.setdefault(target, final_record(pages[url], final))  # the smallest alias's record
     by_target: dict[str, list[Sequence[Mapping[str, Any]]]] = {}
     for child in sorted(offers):
         by_target.setdefault(final(child), []).append(offers[child])
     merged = {target: merge_offers(target, lists, final) for target, lists in by_target.items()}
     return final(root), moved, {child: kept for child, kept in merged.items() if kept}
+
+
+def final_record(record: Any, final: Callable[[Any], Any]) -> Any:
+    """A page record whose evidence and navigation link URLs are replaced by the pages
+    they lead to (a copy; the record itself is not changed): a breadcrumb naming
+    ``/updates`` names the page ``/updates/``."""
+    if not isinstance(record, Mapping):
+        return record
+    out = dict(record)
+    evidence = record.get("evidence")
+    if isinstance(evidence, Mapping):
+        out["evidence"] = {kind: [final(u) for u in found] if isinstance(found, list) else found
+                           for kind, found in evidence.items()}
+    links = record.get("nav_links")
+    if isinstance(links, list):
+        out["nav_links"] = [{**link, "url": final(link.get("url"))} if isinstance(link, Mapping) else link
+                            for link in links]
+    return out
 
 
 def merge_offers(target: str, offer_lists: Iterable[Sequence[Mapping[str, Any]]],

@@ -57,7 +57,7 @@ from ..web.files import is_file_url
 from ..web.dom import attribute_text
 from ..web.urls import resolve, split_url
 from ..sew.nesting import INDEX_NAMES
-from .pagination import PAGER_RELS, is_pager_link, is_pager_text
+from .pagination import PAGER_RELS, URL_PAGER_WORDS, is_pager_link, is_pager_text
 
 __all__ = [
     "MAX_URLS", "MAX_MARKED", "MAX_CRUMB_LINKS", "CRUMB_MARKER", "CRUMB_CONTAINER_TAGS", "CRUMB_CLASS_TOKENS",
@@ -589,9 +589,11 @@ def _pager_links(page: _Page) -> list[str]:
         if element.tag == "a":
             text = element.text or "" if not len(element) else " ".join(element.itertext())
             text = text.strip() or element.get("aria-label") or element.get("title") or ""
-        if not (PAGER_RELS.intersection(rels) or is_pager_text(text)):
+        href = element.get("href") or ""
+        if not (PAGER_RELS.intersection(rels) or is_pager_text(text)
+                or any(word in href.lower() for word in URL_PAGER_WORDS)):
             continue
-        url = _absolute(element.get("href") or "", page.url)
+        url = _absolute(href, page.url)
         if url and is_pager_link(page.own, url, text, rels):
             hrefs.append(url)
     return _clean(hrefs, page)

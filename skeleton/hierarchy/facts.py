@@ -14,7 +14,7 @@ Pure: no I/O; the facts of a record depend only on the record and its URL.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from skeleton.web.urls import split_url
@@ -71,7 +71,7 @@ def _host(url: str) -> str:
 
 
 def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
-               values: dict[Any, Any] | None = None) -> PageFacts:
+               values: dict[Any, Any] | None = None, final: Callable[[Any], Any] | None = None) -> PageFacts:
     """The facts of the page ``url`` whose record is ``record`` (a JSON-safe mapping
     with ``reason``, ``evidence`` and ``nav_links``; anything else is a page with no
     evidence and no links). The evidence URLs are those on ``url``'s own host (a site
@@ -82,12 +82,17 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
     out (only a page can be a parent or a page of a listing), and every URL kept is
     its string in ``urls`` when it has one, so many pages share one string. With
     ``values`` (a dict the caller keeps for all pages), equal tuples of URLs (the
-    breadcrumb and menu links of a section's pages) are one object."""
+    breadcrumb and menu links of a section's pages) are one object. With ``final``
+    (:func:`skeleton.hierarchy.aliases.final_urls`), every URL the record names is
+    first replaced by the page it leads to: a breadcrumb's ``/updates`` is the page
+    ``/updates/``."""
     if not isinstance(record, Mapping):
         return PageFacts(True, (), (), (), (), (), ())
     ev = record.get("evidence") or {}
     if not isinstance(ev, Mapping):
         ev = {}
+    if final is not None:
+        ev = {kind: [final(u) for u in found] if isinstance(found, list) else found for kind, found in ev.items()}
     shared: Mapping[str, str] = urls if urls is not None else {}
     host = None
 
@@ -101,6 +106,8 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
 
     pager = ev.get("pager")
     links = {link.get("url") for link in record.get("nav_links") or [] if isinstance(link, Mapping)}
+    if final is not None:
+        links = {final(u) for u in links}
     if urls is not None:
         pager = [urls[u] for u in pager if isinstance(u, str) and u in urls] if isinstance(pager, list) else ()
         links = {urls[u] for u in links if isinstance(u, str) and u in urls}

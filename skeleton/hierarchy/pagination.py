@@ -35,7 +35,8 @@ from urllib.parse import parse_qsl
 from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.web.urls import split_url
 
-__all__ = ["PAGER_RELS", "PAGER_WORDS", "fold_listings", "is_later_page", "is_pager_link", "is_pager_text",
+__all__ = ["PAGER_RELS", "PAGER_WORDS", "URL_PAGER_WORDS", "fold_listings", "is_later_page", "is_pager_link",
+           "is_pager_text", "worded_page",
            "listing_heads", "listing_keys", "pager_heads", "same_listing"]
 
 #: ``rel`` values of a pager link
@@ -56,6 +57,9 @@ PAGER_WORDS = frozenset({
 #: words that, joined to a number, make a pager's path segment (``page2``, ``seite-3``;
 #: not a bare ``p``: ``p12.html`` is as often an item as a page)
 _SEGMENT_WORDS = frozenset({"page", "seite", "pagina", "página", "strona", "index"})
+#: words that name a page number in a URL whatever the link's text says (``page/2``,
+#: ``?page=2``, ``seite3``)
+URL_PAGER_WORDS = _SEGMENT_WORDS - {"index"}
 #: a pager link's text has at most this many words
 PAGER_MAX_WORDS = 4
 #: a page number is at most this many digits (a four-digit "2023" is a year, not a page)
@@ -169,14 +173,39 @@ def is_pager_link(page_url: str, url: str, text: str, rels: Iterable[str] = ()) 
     link to another page of the same listing? A page number or arrows as text
     suffice; a next/previous word or ``rel`` only when one of the two URLs carries
     its page number as pagers do (``/page/2/``, ``?page=2``): a manual's "Next"
-    from ``release-15-1.html`` to ``release-15-2.html`` is document order."""
+    from ``release-15-1.html`` to ``release-15-2.html`` is document order. Any text
+    will do for a link to another page of the listing whose URL has a pager's word
+    and number (:func:`worded_page`: "Weitere Artikel" to ``/updates/page/2``)."""
     if not same_listing(page_url, url):
         return False
     if _numbered(text):
         return True
     if not (is_pager_text(text) or PAGER_RELS & {r.lower() for r in rels}):
-        return False
+        # whatever its text ("Weitere Artikel"), a link to another page of the listing
+        # whose URL has a pager's word and number (``/news/`` -> ``/news/page/2``)
+        return worded_page(url)
     return _paged_url(page_url) or _paged_url(url)
+
+
+def worded_page(url: str) -> bool:
+    """Does the URL name its page number with a pager's word: a trailing ``page/N``
+    (``seite/N``, ...), a last segment ``page2``, or a query parameter ``page=N``
+    (:data:`URL_PAGER_WORDS`)?"""
+    parts = split_url(url)
+    if parts is None:
+        return False
+    words = URL_PAGER_WORDS
+    segments = _segments(parts.path)
+    if len(segments) >= 2 and _NUMBER.match(segments[-1]) and segments[-2].casefold() in words:
+        return True
+    match = _WORD_NUMBER.match(segments[-1]) if segments else None
+    if match is not None and match.group(1).casefold() in words:
+        return True
+    try:
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:
+        return False
+    return any(k.casefold() in words and _NUMBER.match(v) for k, v in query)
 
 
 def _digits(url: str) -> int:

@@ -52,11 +52,11 @@ def recorded_facts(root: str, recorded: Iterable[str], records: Iterable[tuple[s
             continue
         target = final(url)
         if target == url:
-            facts[url] = page_facts(url, record, urls, values)
+            facts[url] = page_facts(url, record, urls, values, final)
         elif target not in moving or url < moving[target][0]:
             # a page recorded under an alias (by an earlier version): moved to the
             # page it leads to unless that page has its own record
-            moving[target] = (url, page_facts(target, record, urls, values))
+            moving[target] = (url, page_facts(target, record, urls, values, final))
     for target, (_, moved) in moving.items():
         facts.setdefault(target, moved)
     del moving, values

@@ -60,7 +60,8 @@ def split_by_list(group: Sequence[LinkNode]) -> list[list[LinkNode]]:
     above the link, unless that list is the sub-list of an entry (it has an ``li``,
     ``dd`` or ``dt`` above it), as a table of contents nests its levels: those stay
     together. So the boxes of a side menu, the widgets of a blog's sidebar and a
-    portal's tiles are judged one by one, as their headings present them."""
+    portal's tiles are judged one by one, as their headings present them; lists of
+    one element holding one URL folder are one listing cut by headings (:func:`_rejoin`)."""
     if not group:
         return []
     path = group[0].path  # one path for the whole group
@@ -71,8 +72,39 @@ def split_by_list(group: Sequence[LinkNode]) -> list[list[LinkNode]]:
             parts: dict[int, list[LinkNode]] = {}
             for link in group:
                 parts.setdefault(link.chain[i], []).append(link)
-            return list(parts.values())
+            return _rejoin(list(parts.values()), i)
     return [list(group)]
+
+
+def _rejoin(parts: list[list[LinkNode]], i: int) -> list[list[LinkNode]]:
+    """Consecutive lists of one element whose links all lie in one URL folder are one
+    listing cut by headings (a chronology's ``<h2>1998</h2><ul>...</ul>`` per year, a
+    news archive per month): they are joined again. Lists in separate boxes, or of
+    other folders (a sidebar's categories beside its tags), stay apart."""
+    out: list[list[LinkNode]] = []
+    folders: list[str | None] = []
+    for part in parts:
+        folder = _one_folder(part)
+        if out and folder is not None and folder == folders[-1] and out[-1][0].chain[i - 1:i] == part[0].chain[i - 1:i]:
+            out[-1] = out[-1] + part
+            continue
+        out.append(part)
+        folders.append(folder)
+    return out
+
+
+def _one_folder(links: Sequence[LinkNode]) -> str | None:
+    """The URL folder all ``links`` lie in, or None (also for a link without a URL)."""
+    found = None
+    for link in links:
+        if not link.url:
+            return None
+        folder = link.url[: link.url.rfind("/") + 1]
+        if found is None:
+            found = folder
+        elif folder != found:
+            return None
+    return found
 
 
 def shallow_positions(links: Sequence[LinkNode], depth: int) -> list[int]:
