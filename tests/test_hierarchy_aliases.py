@@ -47,6 +47,26 @@ def test_offers_to_an_alias_are_offers_to_the_node() -> None:
     assert moved == {B + "new/": {"t": 1}, B + "y": {"t": 3}}
 
 
+def test_evidence_names_the_page_a_redirect_leads_to() -> None:
+    """A site that links its sections without the slash (``/updates`` -> ``/updates/``):
+    the breadcrumb, pager and menu links of a page name the sections' final URLs, in the
+    offline resolution and in the recorded one alike."""
+    from skeleton.hierarchy.facts import page_facts
+    from skeleton.hierarchy.recorded import recorded_facts
+
+    record = {"evidence": {"crumbs": [B, B + "updates"], "pager": [B + "updates/page/3"]},
+              "nav_links": [{"url": B + "updates", "text": "News"}]}
+    pages = {B: {}, B + "updates/": {}, B + "updates/page/2/": record, B + "updates/page/3/": {}}
+    aliases = {B + "updates": B + "updates/", B + "updates/page/3": B + "updates/page/3/"}
+    _, moved, _ = apply_aliases(B, pages, {}, aliases)
+    facts = page_facts(B + "updates/page/2/", moved[B + "updates/page/2/"])
+    assert facts.crumbs == (B, B + "updates/") and facts.pager == (B + "updates/page/3/",)
+    assert facts.links == (B + "updates/",)
+    assert record["evidence"]["crumbs"] == [B, B + "updates"]  # the record itself is unchanged
+    _, recorded, _ = recorded_facts(B, list(pages), list(pages.items()), aliases, [])
+    assert recorded[B + "updates/page/2/"] == facts
+
+
 def test_the_home_page_keeps_a_section_whose_link_redirects(redis_client) -> None:
     keys = CrawlKeys("aliases-test")
     redis_client.delete(*keys.all())

@@ -60,6 +60,16 @@ def test_a_pager_word_joined_to_the_number_is_a_page_of_the_listing():
     assert not is_pager_link(B + "docs/", B + "docs/part2/", "Next")
 
 
+def test_a_pager_url_with_its_word_needs_no_pager_text():
+    # "Weitere Artikel" ("more articles") is no pager word; /updates/page/2 names its page
+    assert is_pager_link(B + "updates/", B + "updates/page/2", "Weitere Artikel")
+    assert is_pager_link(B + "updates/page/2/", B + "updates/page/3", "Weitere Artikel")
+    assert is_pager_link(B + "list", B + "list?page=2", "Show more")
+    # without the word, the text must say it: an item numbered like a page is no pager
+    assert not is_pager_link(B + "news/", B + "news/2", "Storm hits the coast")
+    assert not is_pager_link(B + "updates/", B + "other/page/2", "Weitere Artikel")
+
+
 def test_document_order_next_is_not_a_pager():
     # a manual's "Next" between numbered chapters: same stem, but words, not a page number
     assert not is_pager_link(B + "release-15-1.html", B + "release-15-2.html", "Next")

@@ -43,8 +43,13 @@ def test_links_are_grouped_by_depth_then_by_path() -> None:
     # the first remaining link is P1 (Solo is alone at depth 3): depth 4 comes first,
     # split into its paths body/p/a and body/div/a; then depth 5 (first link U1),
     # split into body/ul/li/a and body/div/p/a; U4 has U1's path but is in another
-    # <ul>, so it is a group of its own (split_by_list, beyond the paper)
+    # <ul> (split_by_list, beyond the paper), of the same element and URL folder: the
+    # two lists are one listing cut in two, joined again
     assert names(group_by_level_and_path(links)) == [
+        ["P1", "P2"], ["V1"], ["U1", "U2", "U3", "U4"], ["D1", "D2"]]
+    # in another folder, U4 is a group of its own
+    other = links_of(PAGE_BODY.replace('href="u4.html"', 'href="other/u4.html"'))
+    assert names(group_by_level_and_path(other)) == [
         ["P1", "P2"], ["V1"], ["U1", "U2", "U3"], ["U4"], ["D1", "D2"]]
 
 
@@ -156,3 +161,15 @@ def test_an_index_is_not_split_so_the_index_heuristic_drops_it_whole() -> None:
                        b"<li><a href='b.html'>%s two</a></li></ul>" % (c, c, c, c) for c in (b"A", b"B", b"C"))
     groups = _groups(b"<div>" + letters + b"</div>")
     assert len(groups) == 1 and len(groups[0]) == 6
+
+
+def test_a_listing_cut_by_headings_is_one_group() -> None:
+    """A chronology lists its pages under a heading per year, one <ul> each: one listing.
+    A sidebar's categories and tags, one <ul> each in one element, stay apart: their
+    links lie in two folders."""
+    years = b"".join(b"<h2>%d</h2><ul><li><a href='/chronology/%d-a.html'>%d: A</a></li></ul>" % (y, y, y)
+                     for y in (1990, 1992, 1993))
+    assert _groups(b"<div id='content'>" + years + b"</div>") == [["1990: A", "1992: A", "1993: A"]]
+    sidebar = (b"<aside><h3>Categories</h3><ul><li><a href='/category/a/'>A</a></li><li><a href='/category/b/'>B</a>"
+               b"</li></ul><h3>Tags</h3><ul><li><a href='/tag/x/'>X</a></li><li><a href='/tag/y/'>Y</a></li></ul></aside>")
+    assert _groups(sidebar) == [["A", "B"], ["X", "Y"]]
