@@ -386,6 +386,10 @@ def test_a_listing_of_excerpts_declares_nothing() -> None:
     # a label with a colon, another language; the first of several categories is the primary one
     ('<p>Catégories : <a href="/cat/a/">A</a>, <a href="/cat/b/">B</a></p>', ["http://ex.com/cat/a/"]),
     ('<div>Posted in <a href="/news/">News</a></div>', ["http://ex.com/news/"]),
+    # Hexo NexT: the label in an element of its own, the link alone in the next
+    ('<span class="post-meta-item"><i class="far fa-folder"></i> <span class="post-meta-item-text">In</span> '
+     '<span itemprop="about"><a href="/categories/workflow/" rel="index"><span>Workflow</span></a></span></span>',
+     ["http://ex.com/categories/workflow/"]),
 ])
 def test_a_link_after_a_filed_in_label_is_the_page_s_section(body: str, filed: list[str]) -> None:
     assert filed_under(page(body), PAGE) == filed
@@ -405,6 +409,13 @@ def test_a_link_after_a_filed_in_label_is_the_page_s_section(body: str, filed: l
     '<div><p>in <a href="/cat/a/">A</a></p><p>in <a href="/cat/a/">A</a></p></div>',
     # an unknown label
     '<p>Tagged <a href="/tag/x/">x</a></p>',
+    # a menu: the item before "Tags" is a link called "Categories", no label
+    '<ul><li><a href="/categories/">Categories</a></li><li><a href="/tags/">Tags</a></li></ul>',
+    # the label's element names more than the label, or the link is not alone in its element
+    '<span>Read more in</span> <span><a href="/cat/a/">A</a></span>',
+    '<span>In</span> <span><a href="/cat/a/">A</a> and the related notes on building</span>',
+    # one label per excerpt of a listing
+    '<span>In</span> <span><a href="/cat/a/">A</a></span><span>In</span> <span><a href="/cat/b/">B</a></span>',
 ])
 def test_prose_places_listings_and_other_labels_declare_no_section(body: str) -> None:
     assert filed_under(page(body), PAGE) == []

@@ -159,6 +159,11 @@ FILED_LABELS = frozenset({
 })
 #: a label's link: the first element of its parent, with text before it
 LABELLED_XPATH = "//a[@href][not(preceding-sibling::*[1])][normalize-space(../text()[1])]"
+#: a link alone at the start of its element, whose label may be the element before it
+#: (Hexo NexT: ``<span>In</span> <span><a>Workflow</a></span>``)
+LABEL_BEFORE_XPATH = "//a[@href][not(preceding-sibling::*)][not(normalize-space(../text()[1]))]"
+#: a label element holds at most this many characters of text
+LABEL_MAX_CHARS = 40
 #: words allowed after a labelled link in its element ("In <a>DevOps</a>.", "in <a>A</a> and")
 FILED_TAIL_WORDS = 1
 #: Pre-check word -> the XPath substring finding it in a class whatever the case of
@@ -184,6 +189,7 @@ _ARIA_CURRENT = etree.XPath(ARIA_CURRENT_XPATH)
 _PAGER = etree.XPath(PAGER_XPATH)
 _FILED = etree.XPath(FILED_XPATH)
 _LABELLED = etree.XPath(LABELLED_XPATH)
+_LABEL_BEFORE = etree.XPath(LABEL_BEFORE_XPATH)
 _WORD = re.compile(r"\w+")
 _SEPARATED = etree.XPath(SEPARATED_XPATH)
 _ARTICLE = etree.XPath("ancestor::article[1]")
@@ -565,7 +571,38 @@ def _filed_under(page: _Page) -> list[str]:
         if links:
             return _clean((element.get("href") for element in links), page)
     labelled = [element for element in _LABELLED(page.root) if checkpoint() or _is_filed_label(element)]
+    labelled += [element for element in _LABEL_BEFORE(page.root) if checkpoint() or _is_label_before(element)]
     return _clean([labelled[0].get("href")], page) if len(labelled) == 1 else []
+
+
+def _is_label_before(link: etree._Element) -> bool:
+    """Is ``link`` alone in its element (at most ``FILED_TAIL_WORDS`` words beside it),
+    that element's previous sibling a label of ``FILED_LABELS`` and nothing else, no
+    link (a menu's "Categories" item before its "Tags" is no label) (Hexo NexT's ``<span>In</span> <span><a>Workflow</a></span>``), linking a page?
+    Each element is read as the label of at most one link, and only its first
+    ``LABEL_MAX_CHARS`` characters: linear in the page."""
+    parent = link.getparent()
+    label = parent.getprevious() if parent is not None else None
+    if label is None or not isinstance(label.tag, str) or "#" in (link.get("href") or ""):
+        return False
+    if _short_text(label).lower().rstrip(":").strip() not in FILED_LABELS:
+        return False
+    if label.tag == "a" or next(label.iter("a"), None) is not None:  # a menu item is no label
+        return False
+    beside = len(_WORD.findall(link.tail or "")) + len(_WORD.findall(parent.tail or ""))
+    return beside <= FILED_TAIL_WORDS and all(not len(_WORD.findall(e.tail or "")) for e in link.itersiblings())
+
+
+def _short_text(element: etree._Element) -> str:
+    """The element's text, whitespace collapsed, or "" when it is longer than
+    ``LABEL_MAX_CHARS`` (read no further)."""
+    text = ""
+    for piece in element.itertext():
+        text += piece
+        if len(text) > 2 * LABEL_MAX_CHARS:
+            return ""
+    text = " ".join(text.split())
+    return text if len(text) <= LABEL_MAX_CHARS else ""
 
 
 def _is_filed_label(link: etree._Element) -> bool:
