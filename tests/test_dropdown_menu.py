@@ -9,10 +9,9 @@ their pages hung from the entry printed before the label (held out by generator 
 edge F1 0.500 on the farm's ``mkdocs-flatly``)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from helpers import FAST, run_scrapy
+from helpers import crawl_and_score
 
 TRUTH_HOST = "http://127.0.0.1:8000/"
 SECTIONS = {"canvas": ["secure", "tune", "deploy"], "resolver": ["audit", "index-cache"], "process": ["debug"]}
@@ -78,16 +77,7 @@ def build(out: Path) -> dict:
 
 def test_drop_down_sub_menus_hang_from_their_index(serve, tmp_path: Path) -> None:
     site = tmp_path / "site"
-    truth = build(site)
-    (tmp_path / "truth.json").write_text(json.dumps(truth))
-    base = serve(site)
-    cwd = tmp_path / "crawl"
-    cwd.mkdir()
-    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", *FAST], cwd)
-    assert done.returncode == 0, done.stderr[-3000:]
-    done = run_scrapy(["evaluate", "--truth", str(tmp_path / "truth.json"), "--json"], cwd)
-    assert done.returncode == 0, done.stderr[-3000:]
-    score = json.loads(done.stdout)
+    score = crawl_and_score(serve(site), build(site), tmp_path)
     assert score["pages"]["all"]["recall"] == 1.0, score["pages"]["all"]
     assert score["edges"]["all"]["f1"] >= 0.95, score["edges"]["all"]
 

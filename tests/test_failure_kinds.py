@@ -10,11 +10,10 @@ generator family out) are ``benchmarks/farm_loo.py``'s, in ``docs/farm-results.m
 from __future__ import annotations
 
 import importlib
-import json
 from pathlib import Path
 
 import pytest
-from helpers import FAST, run_scrapy
+from helpers import crawl_and_score
 
 #: kind of layout -> (portal grammar module, site, lowest edge F1, most pages fetched per node);
 #: every kind must also find nearly every node (page recall ``MIN_RECALL``)
@@ -45,15 +44,7 @@ def test_layout_kind_crawled_against_its_truth(kind: str, serve, tmp_path: Path)
     site = tmp_path / "site"
     site.mkdir()
     truth = importlib.import_module(f"farm.families.portal.{module}").build(name, site)
-    (tmp_path / "truth.json").write_text(json.dumps(truth))
-    base = serve(site)
-    cwd = tmp_path / "crawl"
-    cwd.mkdir()
-    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}index.html", *FAST], cwd)
-    assert done.returncode == 0, done.stderr[-3000:]
-    done = run_scrapy(["evaluate", "--truth", str(tmp_path / "truth.json"), "--json"], cwd)
-    assert done.returncode == 0, done.stderr[-3000:]
-    score = json.loads(done.stdout)
+    score = crawl_and_score(serve(site) + "index.html", truth, tmp_path)
     assert score["pages"]["all"]["recall"] >= MIN_RECALL, (kind, score["pages"]["all"])
     assert score["edges"]["all"]["f1"] >= min_f1, (kind, score["edges"]["all"])
     assert score["fetched_per_true_page"] <= max_fetched, (kind, score["fetched_per_true_page"])
