@@ -67,6 +67,18 @@ def test_evidence_names_the_page_a_redirect_leads_to() -> None:
     assert recorded[B + "updates/page/2/"] == facts
 
 
+def test_a_numbered_link_that_redirects_elsewhere_is_no_later_page() -> None:
+    """A pager link follows a redirect only to the same URL with a slash or an index
+    file: ``/chain/0`` -> ``/chain/20`` is another page, not page 20 of ``/chain/``."""
+    from skeleton.hierarchy.aliases import final_evidence, final_urls
+
+    final = final_urls({B + "chain/0": B + "chain/20", B + "news/page/2": B + "news/page/2/",
+                        B + "a": B + "a/index.html"})
+    evidence = {"pager": [B + "chain/0", B + "news/page/2"], "crumbs": [B + "chain/0", B + "a"], "x": 1}
+    assert final_evidence(evidence, final) == {
+        "pager": [B + "chain/0", B + "news/page/2/"], "crumbs": [B + "chain/20", B + "a/index.html"], "x": 1}
+
+
 def test_the_home_page_keeps_a_section_whose_link_redirects(redis_client) -> None:
     keys = CrawlKeys("aliases-test")
     redis_client.delete(*keys.all())

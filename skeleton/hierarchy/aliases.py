@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["MAX_HOPS", "apply_aliases", "final_record", "final_url", "final_urls", "merge_offers"]
+__all__ = ["MAX_HOPS", "apply_aliases", "final_evidence", "final_record", "final_url", "final_urls", "merge_offers"]
 
 #: hops of a redirect chain followed (Scrapy's own limit is ``REDIRECT_MAX_TIMES`` = 20)
 MAX_HOPS = 20
@@ -91,13 +91,39 @@ def final_record(record: Any, final: Callable[[Any], Any]) -> Any:
     out = dict(record)
     evidence = record.get("evidence")
     if isinstance(evidence, Mapping):
-        out["evidence"] = {kind: [final(u) for u in found] if isinstance(found, list) else found
-                           for kind, found in evidence.items()}
+        out["evidence"] = final_evidence(evidence, final)
     links = record.get("nav_links")
     if isinstance(links, list):
         out["nav_links"] = [{**link, "url": final(link.get("url"))} if isinstance(link, Mapping) else link
                             for link in links]
     return out
+
+
+def final_evidence(evidence: Mapping[str, Any], final: Callable[[Any], Any]) -> dict[str, Any]:
+    """A page's evidence with every URL replaced by the page it leads to; a pager link
+    only when the page is the same URL but for a trailing slash or an index file name
+    (``/news/page/2`` -> ``/news/page/2/``): pagination is read from the URLs, and a
+    numbered link that redirects elsewhere is no later page of the listing."""
+    out: dict[str, Any] = {}
+    for kind, found in evidence.items():
+        if not isinstance(found, list):
+            out[kind] = found
+        elif kind == "pager":
+            out[kind] = [target if _same_place(url, target := final(url)) else url for url in found]
+        else:
+            out[kind] = [final(url) for url in found]
+    return out
+
+
+def _same_place(url: Any, target: Any) -> bool:
+    if not isinstance(url, str) or not isinstance(target, str):
+        return False
+    return _place(url) == _place(target)
+
+
+def _place(url: str) -> str:
+    base, _, name = url.rpartition("/")
+    return base if name.lower() in ("", "index.html", "index.htm", "index.php") else url
 
 
 def merge_offers(target: str, offer_lists: Iterable[Sequence[Mapping[str, Any]]],

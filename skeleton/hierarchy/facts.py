@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 
 from skeleton.web.urls import split_url
 
+from .aliases import final_evidence
+
 __all__ = ["NOT_NODES", "NO_OFFER", "OfferFacts", "PageFacts", "offer_facts", "page_facts"]
 
 #: page ``reason``s of pages that are never nodes: a page that answers with a form
@@ -84,15 +86,15 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
     ``values`` (a dict the caller keeps for all pages), equal tuples of URLs (the
     breadcrumb and menu links of a section's pages) are one object. With ``final``
     (:func:`skeleton.hierarchy.aliases.final_urls`), every URL the record names is
-    first replaced by the page it leads to: a breadcrumb's ``/updates`` is the page
-    ``/updates/``."""
+    first replaced by the page it leads to (:func:`.aliases.final_evidence`): a
+    breadcrumb's ``/updates`` is the page ``/updates/``."""
     if not isinstance(record, Mapping):
         return PageFacts(True, (), (), (), (), (), ())
     ev = record.get("evidence") or {}
     if not isinstance(ev, Mapping):
         ev = {}
     if final is not None:
-        ev = {kind: [final(u) for u in found] if isinstance(found, list) else found for kind, found in ev.items()}
+        ev = final_evidence(ev, final)
     shared: Mapping[str, str] = urls if urls is not None else {}
     host = None
 
