@@ -4,7 +4,7 @@ from __future__ import annotations
 from skeleton.sew.detect import Detection
 from skeleton.web.dom import parse_html
 from skeleton.sew.links import LinkNode, extract_links
-from skeleton.sew.nesting import (common_chain, directory_hosts, directory_index, holds, is_nested, misplaced_hosts,
+from skeleton.sew.nesting import (common_chain, directory_hosts, directory_index, folder_holds, is_nested, misplaced_hosts,
                                   nest_link_sets)
 
 PAGE = "http://example.org/book/index.html"
@@ -253,13 +253,13 @@ def _dropdown_sets(page: str) -> list[list[LinkNode]]:
     return [bar, top, deep]
 
 
-def test_holds_reads_the_folder_a_page_names() -> None:
-    assert holds("http://h/a/", "http://h/a/b/")
-    assert holds("http://h/a/index.html", "http://h/a/b.html")
-    assert holds("http://h/a.html", "http://h/a/b.html")
-    assert not holds("http://h/a/", "http://h/a/")
-    assert not holds("http://h/a/x/", "http://h/a/y/")
-    assert not holds("", "http://h/a/")
+def test_folder_holds_reads_the_folder_a_page_names() -> None:
+    assert folder_holds("http://h/a/", "http://h/a/b/")
+    assert folder_holds("http://h/a/index.html", "http://h/a/b.html")
+    assert folder_holds("http://h/a.html", "http://h/a/b.html")
+    assert not folder_holds("http://h/a/", "http://h/a/")
+    assert not folder_holds("http://h/a/x/", "http://h/a/y/")
+    assert not folder_holds("", "http://h/a/")
 
 
 def test_a_sub_menu_hangs_from_its_index_not_from_the_entry_before_its_label() -> None:

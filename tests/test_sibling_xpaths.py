@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from skeleton.hierarchy.evidence import LABELLED_XPATH
+from skeleton.hierarchy.evidence import LABEL_BEFORE_XPATH, LABELLED_XPATH
 from skeleton.web.dom import parse_html
 from skeleton.urlrules import actions
 
@@ -27,3 +27,6 @@ def test_first_link_xpaths_select_what_the_scanning_form_selected(body: str) -> 
     assert etree.XPath(LABELLED_XPATH)(root) == etree.XPath(scanning)(root)
     assert actions._LINK_FIRST(root) == etree.XPath("//a[@href][not(preceding-sibling::*)]/..")(root)
     assert "preceding-sibling::*)" not in LABELLED_XPATH
+    scanning = LABEL_BEFORE_XPATH.replace("preceding-sibling::*[1]", "preceding-sibling::*")
+    assert etree.XPath(LABEL_BEFORE_XPATH)(root) == etree.XPath(scanning)(root)
+    assert "preceding-sibling::*)" not in LABEL_BEFORE_XPATH

@@ -18,6 +18,8 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from skeleton.web.urls import directory_alias
+
 __all__ = ["MAX_HOPS", "apply_aliases", "final_evidence", "final_record", "final_url", "final_urls", "merge_offers"]
 
 #: hops of a redirect chain followed (Scrapy's own limit is ``REDIRECT_MAX_TIMES`` = 20)
@@ -116,14 +118,10 @@ def final_evidence(evidence: Mapping[str, Any], final: Callable[[Any], Any]) -> 
 
 
 def _same_place(url: Any, target: Any) -> bool:
+    """Are the two URLs one page but for a trailing slash or a directory's index file?"""
     if not isinstance(url, str) or not isinstance(target, str):
         return False
-    return _place(url) == _place(target)
-
-
-def _place(url: str) -> str:
-    base, _, name = url.rpartition("/")
-    return base if name.lower() in ("", "index.html", "index.htm", "index.php") else url
+    return directory_alias(url).rstrip("/") == directory_alias(target).rstrip("/")
 
 
 def merge_offers(target: str, offer_lists: Iterable[Sequence[Mapping[str, Any]]],

@@ -161,7 +161,7 @@ FILED_LABELS = frozenset({
 LABELLED_XPATH = "//a[@href][not(preceding-sibling::*[1])][normalize-space(../text()[1])]"
 #: a link alone at the start of its element, whose label may be the element before it
 #: (Hexo NexT: ``<span>In</span> <span><a>Workflow</a></span>``)
-LABEL_BEFORE_XPATH = "//a[@href][not(preceding-sibling::*)][not(normalize-space(../text()[1]))]"
+LABEL_BEFORE_XPATH = "//a[@href][not(preceding-sibling::*[1])][not(normalize-space(../text()[1]))]"
 #: a label element holds at most this many characters of text
 LABEL_MAX_CHARS = 40
 #: words allowed after a labelled link in its element ("In <a>DevOps</a>.", "in <a>A</a> and")
@@ -577,8 +577,9 @@ def _filed_under(page: _Page) -> list[str]:
 
 def _is_label_before(link: etree._Element) -> bool:
     """Is ``link`` alone in its element (at most ``FILED_TAIL_WORDS`` words beside it),
-    that element's previous sibling a label of ``FILED_LABELS`` and nothing else, no
-    link (a menu's "Categories" item before its "Tags" is no label) (Hexo NexT's ``<span>In</span> <span><a>Workflow</a></span>``), linking a page?
+    linking a page, and that element's previous sibling a label of ``FILED_LABELS``
+    and nothing else (Hexo NexT's ``<span>In</span> <span><a>Workflow</a></span>``)?
+    A label holds no link: a menu's "Categories" item before its "Tags" is none.
     Each element is read as the label of at most one link, and only its first
     ``LABEL_MAX_CHARS`` characters: linear in the page."""
     parent = link.getparent()

@@ -37,7 +37,7 @@ from typing import Any
 
 from skeleton.budget import checkpoint
 from skeleton.sew.links import LinkNode
-from skeleton.sew.nesting import INDEX_NAMES
+from skeleton.sew.nesting import folder_holds, section_folder
 from skeleton.web.urls import directory, split_url
 
 __all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "kept_offers", "offer_key", "origin_of", "pack_offer",
@@ -76,17 +76,6 @@ def offer_key(offer: dict[str, Any], origin: str = "", child: str = "") -> str:
     place = ABOVE if child and folder_holds(frm, child) else ELSEWHERE
     return (f"{place}{min(int(offer.get('level', 1)), 99):02d}{min(int(offer.get('size', 0)), 99999):05d}"
             f"{_short(frm, origin)} {_short(str(offer.get('parent', '')), origin)}")
-
-
-def folder_holds(page: str, child: str) -> bool:
-    """Whether ``child`` lies in the folder ``page`` names as its section
-    (:func:`section_folder`), on the same host, and is not ``page`` itself: the home
-    page's folder holds every page of its site, ``/docs/`` holds ``/docs/a/b``,
-    ``/category/devops.html`` holds ``/category/devops/post.html``."""
-    a, b = split_url(page), split_url(child)
-    if a is None or b is None or a.netloc != b.netloc or page == child:
-        return False
-    return (b.path or "/").startswith(section_folder(page))
 
 
 def kept_offers(child: str, offers: Iterable[dict[str, Any]], origin: str = "",
@@ -150,19 +139,6 @@ def unpack_offers(stored: Any, origin: str = "") -> list[dict[str, Any]]:
         offer["from"], offer["parent"] = _long(frm, origin), _long(parent, origin)
         out.append(offer)
     return out
-
-
-def section_folder(url: str) -> str:
-    """The folder a page names as its section: its own directory when it is a
-    directory's index (``/en/mod/``, ``/en/mod/index.html``), else its path without
-    the extension (``/category/devops.html`` -> ``/category/devops/``); ``/`` for an
-    unparsable URL."""
-    parts = split_url(url)
-    path = (parts.path if parts is not None else "") or "/"
-    name = path.rsplit("/", 1)[-1]
-    if not name or name.lower() in INDEX_NAMES:
-        return path[: len(path) - len(name)] or "/"
-    return path.rsplit(".", 1)[0] + "/" if "." in name else path + "/"
 
 
 def _sorted_texts(texts: Sequence[str]) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 
 from skeleton.web.urls import directory, split_url
 
-from .offers import INDEX_NAMES, section_folder
+from skeleton.sew.nesting import INDEX_NAMES, section_folder
 
 __all__ = ["bfs_tree", "folder_tree", "folder_owners"]
 

@@ -17,8 +17,8 @@ from skeleton.budget import checkpoint
 from .links import LinkNode
 from ..web.urls import directory, split_url
 
-__all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts", "holds",
-           "misplaced_hosts"]
+__all__ = ["common_chain", "is_nested", "nest_link_sets", "directory_index", "directory_hosts", "folder_holds",
+           "misplaced_hosts", "section_folder"]
 
 #: File names that make a URL the index page of its directory.
 INDEX_NAMES = frozenset({"index.html", "index.htm", "index.php", "index.shtml", "default.htm",
@@ -77,6 +77,17 @@ def directory_index(url: str) -> str | None:
     return None
 
 
+def _indexes_below(link_set: Sequence[LinkNode], here: str) -> dict[str, LinkNode]:
+    """Directory -> the first link of the set to its index page, for the directories
+    below ``here`` (the current page's own)."""
+    found: dict[str, LinkNode] = {}
+    for link in link_set:
+        d = directory_index(link.url) if link.url else None
+        if d and d != here and d.startswith(here) and d not in found:
+            found[d] = link
+    return found
+
+
 def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> dict[int, LinkNode]:
     """For the accepted links of a flat menu, the directory index they hang from.
 
@@ -93,11 +104,7 @@ def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> d
         # a set's links hang from an index page of the same set: a separate list (a
         # "Topics" drop-down of categories beside a "Tags" entry linking categories/)
         # is the page's own, whatever its URLs' folders
-        indexes: dict[str, LinkNode] = {}
-        for link in link_set:
-            d = directory_index(link.url) if link.url else None
-            if d and d != here and d.startswith(here) and d not in indexes:
-                indexes[d] = link
+        indexes = _indexes_below(link_set, here)
         if not indexes:
             continue
         for link in link_set:
@@ -116,24 +123,29 @@ def directory_hosts(link_sets: Sequence[Sequence[LinkNode]], page_url: str) -> d
     return out
 
 
-def holds(host_url: str, url: str) -> bool:
-    """Whether the folder page ``host_url`` names holds ``url``: its directory when it
-    is a directory's index (``/a/`` holds ``/a/b/``), else its path without the
-    extension (``/a.html`` holds ``/a/b.html``). A heading that is no page (``#``,
-    an empty URL) holds nothing."""
-    if not host_url or host_url == url:
-        return False
+def section_folder(url: str) -> str:
+    """The folder a page names as its section: its own directory when it is a
+    directory's index (``/en/mod/``, ``/en/mod/index.html``), else its path without
+    the extension (``/category/devops.html`` -> ``/category/devops/``); ``/`` for an
+    unparsable URL."""
     parts = split_url(url)
     path = (parts.path if parts is not None else "") or "/"
-    folder = directory_index(host_url)
-    if folder is not None:
-        own = split_url(folder)
-        return own is not None and path.startswith(own.path or "/")
-    host = split_url(host_url)
-    if host is None or not host.path:
+    name = path.rsplit("/", 1)[-1]
+    if not name or name.lower() in INDEX_NAMES:
+        return path[: len(path) - len(name)] or "/"
+    return path.rsplit(".", 1)[0] + "/" if "." in name else path + "/"
+
+
+def folder_holds(page: str, child: str) -> bool:
+    """Whether ``child`` lies in the folder ``page`` names as its section
+    (:func:`section_folder`), on the same host, and is not ``page`` itself: the home
+    page's folder holds every page of its site, ``/docs/`` holds ``/docs/a/b``,
+    ``/category/devops.html`` holds ``/category/devops/post.html``. A heading that is
+    no page (``#``, an empty URL) holds nothing."""
+    a, b = split_url(page), split_url(child)
+    if not page or a is None or b is None or a.netloc != b.netloc or page == child:
         return False
-    stem = host.path.rsplit(".", 1)[0] if "." in host.path.rsplit("/", 1)[-1] else host.path
-    return path.startswith(stem.rstrip("/") + "/")
+    return (b.path or "/").startswith(section_folder(page))
 
 
 def misplaced_hosts(link_sets: Sequence[Sequence[LinkNode]], hosts: dict[int, LinkNode],
@@ -149,7 +161,7 @@ def misplaced_hosts(link_sets: Sequence[Sequence[LinkNode]], hosts: dict[int, Li
     index page is an accepted link of the link's own set, or of its host's set
     inside a smaller container than that whole set (the same drop-down, not another
     entry of the menu bar), is its host instead, when the host (``hosts``, from
-    :func:`nest_link_sets`) does not hold the link (:func:`holds`) or holds that
+    :func:`nest_link_sets`) does not hold the link (:func:`folder_holds`) or holds that
     index page too: a section's index, listed beside its pages, files them, as
     :func:`directory_hosts` says for flat menus (beyond the paper). A label's own
     list without its index (a "Categories" drop-down of category pages beside a
@@ -159,13 +171,9 @@ def misplaced_hosts(link_sets: Sequence[Sequence[LinkNode]], hosts: dict[int, Li
     indexes: list[dict[str, LinkNode]] = []
     spans: list[int] = []
     for index, link_set in enumerate(link_sets):
-        found: dict[str, LinkNode] = {}
         for link in link_set:
             set_of.setdefault(link.number, index)
-            d = directory_index(link.url) if link.url else None
-            if d and d != here and d.startswith(here) and d not in found:
-                found[d] = link
-        indexes.append(found)
+        indexes.append(_indexes_below(link_set, here))
         spans.append(len(common_chain(link_set)) if link_set else 0)
     out: dict[int, LinkNode] = {}
     for link_set in link_sets:
@@ -186,7 +194,7 @@ def misplaced_hosts(link_sets: Sequence[Sequence[LinkNode]], hosts: dict[int, Li
                     if found is not None and len(commonprefix([found.chain, link.chain])) <= spans[other]:
                         found = None
                 if found is not None and found.url != link.url:
-                    if found.url != host.url and (not holds(host.url, link.url) or holds(host.url, found.url)):
+                    if found.url != host.url and (not folder_holds(host.url, link.url) or folder_holds(host.url, found.url)):
                         out[link.number] = found
                     break
                 d = directory(d.rstrip("/") or "/")

@@ -32,7 +32,7 @@ from w3lib.url import canonicalize_url, url_query_cleaner
 
 __all__ = [
     "DIRECTORY_INDEXES", "OTHER_NUM_DIR", "MAX_URL_LENGTH", "MAX_REPEATED_SEGMENTS", "SESSION_PARAMS",
-    "URLType", "url_type", "resolve", "canonical", "num_dirs", "directory", "shared_dirs", "section_dirs", "contained",
+    "URLType", "url_type", "resolve", "canonical", "directory_alias", "num_dirs", "directory", "shared_dirs", "section_dirs", "contained",
     "same_host", "in_scope", "origin", "DEFAULT_PORTS", "trap_reason", "normalize_page", "MAX_PORT",
     "FORBIDDEN_HOST_CHARS", "split_url", "unparsable",
 ]
@@ -249,7 +249,7 @@ def _unparsable(href: str, page_url: str) -> bool:
     return parts is None or parts.scheme.lower() in _FOLLOWABLE_SCHEMES
 
 
-def _directory_alias(url: str) -> str:
+def directory_alias(url: str) -> str:
     """``dir/index.html`` -> ``dir/`` (no query): one page, one URL."""
     if url.endswith(DIRECTORY_INDEXES) and "?" not in url:
         head, _, name = url.rpartition("/")
@@ -273,7 +273,7 @@ def canonical(url: str) -> str:
     url = url.split("#", 1)[0]
     plain = _PLAIN_URL.match(url)
     if plain and "/." not in url and _plain_authority(plain):
-        return _directory_alias(url)  # nothing else to normalize: the common case, kept fast
+        return directory_alias(url)  # nothing else to normalize: the common case, kept fast
     if split_url(url) is None:
         return ""
     try:
@@ -290,7 +290,7 @@ def canonical(url: str) -> str:
     parts = split_url(url)
     if parts is None or (parts.scheme in _FOLLOWABLE_SCHEMES and not parts.hostname):
         return ""
-    return _directory_alias(url)
+    return directory_alias(url)
 
 
 @lru_cache(maxsize=8192)
