@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import file_fetcher, page_id  # noqa: E402
 
@@ -58,7 +58,7 @@ def score(site: Path, model) -> dict:
     edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages, model.edges or None)]
     result = score_tree(page_id(start), edges, page_id(start), truth)
     e = result.edges
-    return {"true_pages": len(truth) + 1, "fetched": len(pages), "edge_f1": round(e["all"].f1, 4),
+    return {"true_pages": len(truth) + 1, "fetched": fetch_count(pages), "edge_f1": round(e["all"].f1, 4),
             "edge_p": round(e["all"].precision, 4), "edge_r": round(e["all"].recall, 4),
             "l1_edge_f1": round(e["1"].f1, 4)}
 

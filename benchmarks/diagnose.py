@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
 from skeleton.hierarchy.features import FEATURES, candidate_edges  # noqa: E402
 from skeleton.hierarchy.scoring import edge_weights  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, page_records, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, page_records, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import load_labelled_site, load_truth, page_id, served_page  # noqa: E402
 
@@ -50,7 +50,7 @@ def main() -> None:
     nodes = set(true_parent) | {same(root)}
     extra = [u for u in fetched if u not in nodes]
     missing = sorted(nodes - set(fetched))
-    print(f"{cs.name}: {len(pages)} fetched, {len(nodes)} nodes, {len(extra)} fetched no node, "
+    print(f"{cs.name}: {fetch_count(pages)} fetched, {len(nodes)} nodes, {len(extra)} fetched no node, "
           f"{len(missing)} nodes never fetched")
     base = cs.start_url.split("://", 1)[0] + "://" + cs.start_url.split("://", 1)[1].split("/", 1)[0] + "/"
     short = lambda u: u.split("://", 1)[-1].split("/", 1)[-1] or "/"  # noqa: E731

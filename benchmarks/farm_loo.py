@@ -43,7 +43,7 @@ from skeleton.hierarchy.peers import bfs_tree, folder_tree  # noqa: E402
 from skeleton.hierarchy.scoring import train_edge_model  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.links import extract_links  # noqa: E402
 from skeleton.sew.model import SEWModel, load_model  # noqa: E402
 from skeleton.analysis.training import (file_fetcher, ignored_pages, labelled_edges, load_labelled_site,  # noqa: E402
@@ -251,8 +251,8 @@ def site_row(cs: CorpusSite, pages: list, edges: dict | None, family: dict[str, 
     _, truth, _ = load_truth(cs.truth)
     row = {"site": cs.name, "family": family_of(cs), "origin": origins[cs.name],
            "kind": kind_of(cs, origins[cs.name]), "ours": score(cs, pages[0].url, ours),
-           "pages_fetched": len(pages), "true_nodes": len(truth) + 1,
-           "fetched_per_true": round(len(pages) / (len(truth) + 1), 3)}
+           "pages_fetched": fetch_count(pages), "true_nodes": len(truth) + 1,
+           "fetched_per_true": round(fetch_count(pages) / (len(truth) + 1), 3)}
     if no_peers:
         row["bfs"] = row["folder"] = {"edge_f1": 0.0, "l1_f1": 0.0}
     else:

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import commit, corpus_sites, fixture_sites  # noqa: E402
 from skeleton.hierarchy.scoring import train_edge_model  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import (ignored_pages, labelled_edges, load_labelled_site, load_truth, page_id,  # noqa: E402
                                    page_samples, train_samples)
@@ -67,7 +67,7 @@ def score(cs, pages, edge_model) -> dict:
     edges = [(page_id(p), page_id(c)) for p, c in skeleton_edges(pages, edge_model)]
     s = score_tree(page_id(pages[0].url), edges, root, truth, ignored_pages(meta, cs.start_url))
     return {"edge_f1": round(s.edges["all"].f1, 4), "l1_f1": round(s.edges["1"].f1, 4),
-            "fetched_per_true": round(len(pages) / (len(truth) + 1), 3)}
+            "fetched_per_true": round(fetch_count(pages) / (len(truth) + 1), 3)}
 
 
 def main() -> None:

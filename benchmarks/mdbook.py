@@ -33,7 +33,7 @@ from lxml import etree  # noqa: E402
 
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import file_fetcher, page_id  # noqa: E402
 
@@ -86,8 +86,8 @@ def book(docs: Path, name: str, model, frames: bool) -> dict:
     e = score.edges
     return {"edge_f1": round(e["all"].f1, 4), "edge_p": round(e["all"].precision, 4),
             "edge_r": round(e["all"].recall, 4), "l1_edge_f1": round(e["1"].f1, 4),
-            "page_f1": round(score.pages["all"].f1, 4), "fetched": len(pages),
-            "true_pages": len(truth) + 1, "fetched_per_true_page": round(len(pages) / (len(truth) + 1), 3)}
+            "page_f1": round(score.pages["all"].f1, 4), "fetched": fetch_count(pages),
+            "true_pages": len(truth) + 1, "fetched_per_true_page": round(fetch_count(pages) / (len(truth) + 1), 3)}
 
 
 def main() -> None:

@@ -73,7 +73,7 @@ from skeleton.navobjects.svm import save_svm  # noqa: E402
 from skeleton.navobjects.training import train_block_svm  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
 
@@ -218,7 +218,7 @@ def skeleton_f1(site, detector, sew_model) -> dict:
     e = score.edges
     return {"edge_f1": round(e["all"].f1, 4), "edge_precision": round(e["all"].precision, 4),
             "edge_recall": round(e["all"].recall, 4), "l1_edge_f1": round(e["1"].f1, 4),
-            "fetched": len(pages), "true_pages": len(truth) + 1}
+            "fetched": fetch_count(pages), "true_pages": len(truth) + 1}
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import corpus_sites, fixture_sites  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import ignored_pages, load_labelled_site, load_truth, page_id, page_samples, train_samples  # noqa: E402
 
@@ -43,7 +43,7 @@ def main() -> None:
         ignore = ignored_pages(meta, cs.start_url)
         score = score_tree(page_id(pages[0].url), edges, root, truth, ignore)
         e, p = score.edges, score.pages
-        rows.append((cs.name, e["all"].f1, e["1"].f1, p["all"].f1, len(pages) / (len(truth) + 1)))
+        rows.append((cs.name, e["all"].f1, e["1"].f1, p["all"].f1, fetch_count(pages) / (len(truth) + 1)))
         print(f"{cs.name:18} edgeF1 {e['all'].f1:.3f} (P {e['all'].precision:.3f} R {e['all'].recall:.3f})"
               f" L1 {e['1'].f1:.3f} pageF1 {p['all'].f1:.3f} fetched/true {rows[-1][4]:.2f}"
               f" tau={model.tau} accept={model.accept} z={model.disdiff_z}", flush=True)

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.corpus import commit, corpus_sites, fixture_sites  # noqa: E402
 from skeleton.web.dom import parse_html  # noqa: E402
 from skeleton.sew.evaluation import score_tree  # noqa: E402
-from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
+from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.sew.model import load_model  # noqa: E402
 from skeleton.analysis.training import ignored_pages, load_labelled_site, load_truth, page_id  # noqa: E402
 from skeleton.template.links import page_links  # noqa: E402
@@ -110,7 +110,7 @@ def edge_f1(site, fetch, model, menu: set[str] | None) -> dict:
     score = score_tree(page_id(pages[0].url), found, root, truth, ignore)
     e = score.edges["all"]
     return {"f1": round(e.f1, 4), "precision": round(e.precision, 4), "recall": round(e.recall, 4),
-            "fetched": len(pages)}
+            "fetched": fetch_count(pages)}
 
 
 def _yes(ok: bool) -> str:

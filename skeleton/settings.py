@@ -88,6 +88,10 @@ DOWNLOADER_MIDDLEWARES = {
     # the meta refresh above too): the page is recorded with reason redirect_offsite
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
     "skeleton.middlewares.scope.ScopedRedirectMiddleware": 600,
+    # a site that adds the trailing slash to its bare URLs: the redirect answered
+    # without a request once learned (skeleton.middlewares.slash); between the
+    # redirect (600) and the aliases (650), which follow and record it
+    "skeleton.middlewares.slash.TrailingSlashMiddleware": 640,
     # after Redirect (600) and MetaRefresh (580) on the way in: sees every redirect
     "skeleton.middlewares.aliases.RedirectAliasMiddleware": 650,
 }
@@ -115,6 +119,10 @@ SKELETON_STRIP_TRACKING = True
 SKELETON_LEARN_VARIANTS = True
 SKELETON_VARIANTS_MIN_SUPPORT = 2
 SKELETON_VARIANTS_REFRESH = 2.0
+# Bare URLs (/sport) the site redirects to their folders (/sport/): learned from
+# SLASH_SUPPORT such redirects and none served bare, then asked with the slash
+SKELETON_LEARN_SLASH = True
+SKELETON_SLASH_REFRESH = 2.0
 SKELETON_SKIP_ACTIONS = True
 # The site's own sitemap (skeleton.spiders.sitemaps), off by default: robots.txt's
 # Sitemap: lines and the base folder's sitemap.xml read, their page URLs kept in

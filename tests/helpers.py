@@ -56,16 +56,16 @@ def run_scrapy(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedPr
                           capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
 
 
-def crawl_and_score(base: str, truth: dict, tmp_path: Path) -> dict:
-    """Crawl the site served at ``base`` with ``scrapy crawl skeleton`` in a fresh
-    folder under ``tmp_path`` and return ``scrapy evaluate --json``'s score against
-    ``truth`` (corpus format)."""
+def crawl_and_score(base: str, truth: dict, tmp_path: Path, *args: str) -> dict:
+    """Crawl the site served at ``base`` with ``scrapy crawl skeleton`` (and ``args``)
+    in a fresh folder under ``tmp_path`` and return ``scrapy evaluate --json``'s score
+    against ``truth`` (corpus format)."""
     import json
 
     (tmp_path / "truth.json").write_text(json.dumps(truth))
     cwd = tmp_path / "crawl"
     cwd.mkdir()
-    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", *FAST], cwd)
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", *FAST, *args], cwd)
     assert done.returncode == 0, done.stderr[-3000:]
     done = run_scrapy(["evaluate", "--truth", str(tmp_path / "truth.json"), "--json"], cwd)
     assert done.returncode == 0, done.stderr[-3000:]

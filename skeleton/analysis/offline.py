@@ -24,6 +24,7 @@ from skeleton.sew.links import LinkNode
 from skeleton.sew.model import SEWModel
 from skeleton.urlrules.actions import action_path
 from skeleton.urlrules.duplicates import compare_variants, content_fingerprint, learned_rules
+from skeleton.urlrules.slash import SLASH_DIFF, bare_url, slash_vote, with_slash
 from skeleton.urlrules.tracking import strip_tracking
 from skeleton.web.dom import parse_html
 from skeleton.web.frames import parse_with_frames
@@ -33,7 +34,7 @@ from skeleton.navobjects.detector import PageDetector
 
 from .page import analyse_page, scope_filter
 
-__all__ = ["PageResult", "find_skeleton", "page_records", "skeleton_edges"]
+__all__ = ["PageResult", "find_skeleton", "fetch_count", "page_records", "skeleton_edges"]
 
 
 @dataclass
@@ -50,8 +51,11 @@ class PageResult:
     #: why the page is no node ("form", "language"), as the spider records it
     reason: str | None = None
     #: other URLs found to be pages the crawl knows (alias -> URL): the page's own
-    #: URL when its canonical link names another, stripped and duplicate variants
+    #: URL when its canonical link names another, stripped and duplicate variants;
+    #: a URL mapped to itself withdraws an earlier page's alias (a slash guessed wrong)
     aliases: dict = field(default_factory=dict)
+    #: False for a redirect the crawl knew without asking (a learned trailing slash)
+    fetched: bool = True
 
 
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], model: SEWModel,
@@ -83,7 +87,12 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     pages and pages in another ``language`` (default: the base page's) are leaves.
     ``fetch`` may answer a redirect with the target's URL (a ``str``): the page is then
     recorded with the target as its alias and the target is fetched, as the crawl's
-    redirect middleware records it (:mod:`skeleton.hierarchy.aliases`)."""
+    redirect middleware records it (:mod:`skeleton.hierarchy.aliases`). Each redirect
+    and each answer to a bare URL votes on whether the site adds the trailing slash
+    (:mod:`skeleton.urlrules.slash`); once it does, a bare URL is redirected to its
+    slashed form without a fetch (a result with ``fetched`` False), as the crawl's
+    slash middleware does, and a guess ``fetch`` answers with None is fetched again
+    as linked, its alias withdrawn."""
     base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
@@ -92,6 +101,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     waiting: dict[str, list[tuple[str, str, tuple[str, ...], str]]] = {}
     votes: Counter[str] = Counter()
     forms: set[str] = set()
+    guessed: dict[str, str] = {}  # a slashed guess queued -> the bare URL it stands for
+    as_linked: set[str] = set()  # bare URLs whose guess failed: fetched as they are
     rules = learned_rules({})
     skip = scope_filter(scope, skip_actions=False)  # the action rules read each link with its text
 
@@ -105,7 +116,28 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
         if max_pages is not None:
             max_pages -= 1
         shown = [*template, set(menu)] if menu and depth >= menu_min_depth else template
+        if url_rules and rules.slash and url not in as_linked and bare_url(url):
+            target = canonical(with_slash(url))  # the redirect the site was learned to make
+            if target not in seen:
+                seen.add(target)
+                guessed[target] = url
+                queue.append((target, depth, known, template))
+            yield PageResult(url, depth, "", False, [], {}, {}, None, {url: target}, fetched=False)
+            continue
         source = links_of(url) if links_of is not None else fetch(url)
+        linked = guessed.pop(url, None)
+        if linked is not None and source is None:  # the site does not add the slash here
+            votes[SLASH_DIFF] += 1
+            rules = learned_rules(votes)
+            as_linked.add(linked)
+            queue.append((linked, depth, known, template))
+            yield PageResult(url, depth, "", False, [], {}, {}, None, {url: linked, linked: linked})
+            continue
+        if linked is None and url_rules and source:
+            vote = slash_vote(url, source if isinstance(source, str) else url, isinstance(source, str))
+            if vote:
+                votes[vote] += 1
+                rules = learned_rules(votes)
         if isinstance(source, str):  # a redirect: the page is its target's alias
             target = canonical(source)
             if target and in_scope(target, scope) and target not in seen:
@@ -178,6 +210,12 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
                 queue.append((child, child_depth, child_known, child_template))
 
 
+def fetch_count(pages: list[PageResult]) -> int:
+    """The requests an offline crawl made: its results, less the redirects it knew
+    without asking (``fetched`` False)."""
+    return sum(1 for page in pages if page.fetched)
+
+
 def page_records(pages: list[PageResult]) -> tuple[dict[str, dict], dict[str, list[dict]]]:
     """The page records and offers (child -> offers) of an offline crawl, as the
     crawl's pipeline stores them in Redis (no offer to the root; each child keeps
@@ -194,6 +232,7 @@ def page_records(pages: list[PageResult]) -> tuple[dict[str, dict], dict[str, li
         for child, offer in page.offers.items():
             if child != root:  # offers to the root are never stored
                 offers.setdefault(child, []).append(offer)
+    aliases = {alias: url for alias, url in aliases.items() if alias != url}
     origin = origin_of(root)
     offers = {child: kept_offers(child, made, origin) for child, made in offers.items()}
     if not pages or not aliases:

@@ -8,7 +8,8 @@ content fingerprint, 8 raw bytes), ``:variants`` (a simpler URL not fetched yet 
 JSON list of ``[variant URL, kind, names, fingerprint]`` waiting for it, at most
 :data:`MAX_WAITING`, appended by :data:`WAIT_SCRIPT`), ``:votes`` (rule -> count),
 ``:forms`` (URL paths that answered with a form only) and the aliases found
-(``:aliases``). A batch is two round trips: :meth:`VariantStore.exchange` (store
+(``:aliases``). The trailing-slash middleware (:mod:`skeleton.middlewares.slash`)
+counts its votes in ``:votes`` too (:meth:`VariantStore.slash_votes`). A batch is two round trips: :meth:`VariantStore.exchange` (store
 the pages' fingerprints, read their variants'), then :meth:`VariantStore.record`.
 """
 from __future__ import annotations
@@ -109,6 +110,29 @@ class VariantStore:
             except ValueError:
                 continue
         return counts, {_text(path) for path in forms}
+
+    def slash_votes(self, add: Mapping[str, int], fields: Sequence[str]) -> list[int]:
+        """Count the votes ``add`` and read the counts of ``fields`` (0 when absent or
+        unreadable), one round trip."""
+        pipe = self.server.pipeline(transaction=False)
+        for name, count in add.items():
+            pipe.hincrby(self.keys.votes, name, count)
+        pipe.hmget(self.keys.votes, list(fields))
+        counts = []
+        for value in pipe.execute()[-1]:
+            try:
+                counts.append(int(value) if value is not None else 0)
+            except ValueError:
+                counts.append(0)
+        return counts
+
+    def withdraw_alias(self, alias: str, vote: str) -> None:
+        """Forget the alias ``alias`` (a guess the site did not serve) and count one
+        ``vote`` against the guess, one round trip."""
+        pipe = self.server.pipeline(transaction=False)
+        pipe.hdel(self.keys.aliases, alias)
+        pipe.hincrby(self.keys.votes, vote, 1)
+        pipe.execute()
 
     def add_form(self, path: str) -> None:
         """Record a URL path that answered with a form only."""

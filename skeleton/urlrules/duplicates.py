@@ -39,6 +39,7 @@ from lxml import etree
 from skeleton.web.urls import split_url
 
 from .content import content_text, main_element
+from .slash import SLASH_SUPPORT, with_slash
 from .tracking import query_names, strip_params
 
 __all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "Variant", "Comparison", "LearnedRules",
@@ -153,6 +154,13 @@ class LearnedRules:
 
     params: frozenset[str] = frozenset()
     segments: frozenset[str] = frozenset()
+    #: the site answers its bare URLs with a redirect that adds the slash (:mod:`.slash`)
+    slash: bool = False
+
+    def add_slash(self, url: str) -> str:
+        """``url`` with the trailing slash the site adds (:func:`.slash.with_slash`)
+        when the site was learned to add it, else ``url``."""
+        return with_slash(url) if self.slash else url
 
     def clean(self, url: str) -> str:
         """``url`` without its irrelevant parameters and trailing segment; ``url``
@@ -171,17 +179,20 @@ class LearnedRules:
 
 
 def learned_rules(counts: Mapping[str, int], min_support: int = MIN_SUPPORT) -> LearnedRules:
-    """The rules the vote counters ``counts`` (field -> count) support."""
+    """The rules the vote counters ``counts`` (field -> count) support; the slash
+    rule needs :data:`.slash.SLASH_SUPPORT` votes whatever ``min_support``."""
     same: dict[tuple[str, str], int] = {}
     diff: set[tuple[str, str]] = set()
     for field, count in counts.items():
         kind, _, rest = field.partition(":")
         name, _, verdict = rest.rpartition(":")
-        if kind not in ("q", "s") or not name:
+        if kind not in ("q", "s", "r") or not name:
             continue
         if verdict == "same":
             same[(kind, name)] = same.get((kind, name), 0) + int(count)
         elif verdict == "diff" and int(count) > 0:
             diff.add((kind, name))
     kept = {key for key, n in same.items() if n >= min_support and key not in diff}
-    return LearnedRules(frozenset(n for k, n in kept if k == "q"), frozenset(n for k, n in kept if k == "s"))
+    slash = same.get(("r", "slash"), 0) >= SLASH_SUPPORT and ("r", "slash") not in diff
+    return LearnedRules(frozenset(n for k, n in kept if k == "q"), frozenset(n for k, n in kept if k == "s"),
+                        slash)
