@@ -46,7 +46,7 @@ def main() -> None:
     root, truth, _ = load_truth(cs.truth)
     true_parent = {same(c): same(p) for p, c in truth}
     ours = {ident(c): ident(p) for p, c in skeleton_edges(pages, model.edges)}
-    fetched = [ident(p.url) for p in pages]
+    fetched = [ident(p.url) for p in pages if p.fetched]
     nodes = set(true_parent) | {same(root)}
     extra = [u for u in fetched if u not in nodes]
     missing = sorted(nodes - set(fetched))

@@ -164,3 +164,71 @@ def test_crawl_learns_the_slash_and_loses_no_page(serve, tmp_path: Path) -> None
     assert any(path not in asked and path + "/" in asked for path in subsections), asked
     # the guess for the clean URL was not served: asked again as linked, and kept (F1 1.0)
     assert asked.count(f"/{CLEAN}/") == 1 and asked.count(f"/{CLEAN}") == 1, asked
+
+
+# -- the middleware, on a real (embedded) Redis ----------------------------------------------
+
+def _slash_middleware(client, crawl: str):  # type: ignore[no-untyped-def]
+    from scrapy.utils.test import get_crawler
+
+    from skeleton.middlewares.slash import TrailingSlashMiddleware
+    from skeleton.store.keys import CrawlKeys
+
+    crawler = get_crawler()
+    crawler.stats.open_spider()
+    keys = CrawlKeys(crawl)
+    client.delete(*keys.all())
+    return TrailingSlashMiddleware(crawler, client, keys, refresh=0.0), keys
+
+
+def _redirect(url: str, location: str):  # type: ignore[no-untyped-def]
+    from scrapy import Request
+    from scrapy.http import Response
+
+    request = Request(url)
+    return request, Response(url, status=301, headers={"Location": location}, request=request)
+
+
+def test_middleware_learns_guesses_and_sends_a_missed_guess_again(redis_client) -> None:
+    from scrapy import Request
+    from scrapy.http import Response
+
+    from skeleton.middlewares.slash import META_AS_LINKED, META_GUESS
+
+    mw, keys = _slash_middleware(redis_client, "slash-unit")
+    for name in ("a", "b", "c"):
+        request, response = _redirect(f"http://h/{name}", f"/{name}/")
+        assert mw.process_request(request) is None  # nothing learned yet: asked as linked
+        assert mw.process_response(request, response) is response
+    guessed = Request("http://h/d")
+    answer = mw.process_request(guessed)  # the votes are exchanged first: the site adds the slash
+    assert answer is not None and answer.status == 301 and answer.headers[b"Location"] == b"http://h/d/"
+    assert guessed.meta[META_GUESS] == "http://h/d"
+    # requests that must not be redirected are asked as they are
+    for meta in ({"dont_redirect": True}, {"handle_httpstatus_list": [301]}, {META_AS_LINKED: True}):
+        assert mw.process_request(Request("http://h/e", meta=meta)) is None
+    assert mw.process_request(Request("http://h/e.html")) is None
+    # the site does not serve the guess: the URL as linked, once, and no more guesses
+    redis_client.hset(keys.aliases, "http://h/d", "http://h/d/")
+    followed = Request("http://h/d/", meta={**guessed.meta, "redirect_urls": ["http://h/d"], "redirect_times": 1})
+    again = mw.process_response(followed, Response("http://h/d/", status=404, request=followed))
+    assert isinstance(again, Request) and again.url == "http://h/d" and again.dont_filter
+    assert again.meta[META_AS_LINKED] and META_GUESS not in again.meta and "redirect_urls" not in again.meta
+    assert redis_client.hget(keys.aliases, "http://h/d") is None  # the alias the guess made, withdrawn
+    assert mw.process_request(Request("http://h/f")) is None
+    assert int(redis_client.hget(keys.votes, SLASH_DIFF)) == 1
+    assert mw.crawler.stats.get_value("skeleton/slash/missed") == 1
+
+
+def test_one_bare_page_served_stops_the_rule(redis_client) -> None:
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+
+    mw, _ = _slash_middleware(redis_client, "slash-diff")
+    request = Request("http://h/about")
+    mw.process_response(request, HtmlResponse("http://h/about", body=b"<p>x</p>", request=request))
+    for name in "abcdef":
+        request, response = _redirect(f"http://h/{name}", f"http://h/{name}/")
+        mw.process_request(request)
+        mw.process_response(request, response)
+    assert mw.process_request(Request("http://h/g")) is None
