@@ -46,7 +46,7 @@ from skeleton.web.dom import attribute_text, parse_html
 from skeleton.web.frames import inline_frames, parse_frame
 from skeleton.wisdom.page import PageText, scan_page
 
-__all__ = ["analysis_failed", "crawl_keys", "inc_stat", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
+__all__ = ["analysis_failed", "crawl_keys", "inc_stat", "store_failed", "META_PAGE", "META_FRAMES", "PARSE_STAT", "HTML_TYPES", "SharedPage", "shared_page",
            "release_page", "page_text",
            "declared_encoding", "html_response", "page_to_analyse"]
 
@@ -176,6 +176,16 @@ def inc_stat(crawler: Any, key: str, count: float = 1) -> None:
     """Add ``count`` to the crawl stat ``key`` (nothing without a stats collector)."""
     if crawler.stats is not None:
         crawler.stats.inc_value(key, count)
+
+
+def store_failed(log: logging.Logger, crawler: Any, label: str, prefix: str, what: str,
+                 exc: BaseException) -> None:
+    """A component's Redis work failed: one warning line (``label: could not
+    what: exc``), the stat ``prefix/errors``, and the outage check that stops the
+    crawl once Redis is gone for good (:func:`skeleton.store.outage.redis_failed`)."""
+    log.warning("%s: could not %s: %s", label, what, exc)
+    inc_stat(crawler, f"{prefix}/errors")
+    outage.redis_failed(crawler, exc, f"{label}: trying to {what}")
 
 
 def crawl_keys(crawler: Any, component: str, switch: str | None = None) -> CrawlKeys:

@@ -36,7 +36,7 @@ from scrapy import Request, signals
 from scrapy.http import Response
 
 from skeleton.middlewares.aliases import REDIRECT_STATUSES
-from skeleton.middlewares.shared import analysis_failed, crawl_keys
+from skeleton.middlewares.shared import analysis_failed, crawl_keys, store_failed
 from skeleton.store import outage
 from skeleton.store.server import StoreError, connect
 from skeleton.store.variants import VariantStore
@@ -84,9 +84,7 @@ class TrailingSlashMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def _error(self, what: str, exc: Exception) -> None:
-        logger.warning("trailing slash: could not %s: %s", what, exc)
-        self._inc("errors")
-        outage.redis_failed(self.crawler, exc, f"trailing slash: trying to {what}")
+        store_failed(logger, self.crawler, "trailing slash", STATS_PREFIX, what, exc)
 
     def _sync(self, force: bool = False) -> None:
         """Write the votes cast here and read every worker's, at most every

@@ -47,7 +47,7 @@ from scrapy.http import Response
 
 from skeleton.store import outage
 from skeleton.items import PageItem
-from skeleton.middlewares.shared import analysis_failed, crawl_keys, page_to_analyse, shared_page
+from skeleton.middlewares.shared import analysis_failed, crawl_keys, store_failed, page_to_analyse, shared_page
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.scheduler import MAX_BATCH_WAITING, flush_requested
 from skeleton.store.server import StoreError, connect
@@ -107,9 +107,7 @@ class UrlVariantsMiddleware:
         self.crawler.stats.inc_value(f"{STATS_PREFIX}/{name}", count)
 
     def _error(self, what: str, exc: Exception) -> None:
-        logger.warning("URL variants: could not %s: %s", what, exc)
-        self._inc("errors")
-        outage.redis_failed(self.crawler, exc, f"URL variants: trying to {what}")
+        store_failed(logger, self.crawler, "URL variants", STATS_PREFIX, what, exc)
 
     def _failed(self, url: str, exc: Exception) -> None:
         analysis_failed(logger, self.crawler.stats, "variants", url, exc)
