@@ -288,3 +288,52 @@ def test_a_labels_own_list_keeps_its_host_without_its_index() -> None:
     names = {link.number: link.sec_name for s in sets for link in s}
     fixed = {names[n] for n in misplaced_hosts(sets, nest_link_sets(sets), page)}
     assert not fixed & {"Red", "Blue", "All topics"}
+
+
+# A collapsible sidebar group (VitePress): the group's head link sits in a <div> of its own,
+# its items in a sibling <div>; a sub-group inside it is a <section> of the same shape. The
+# heads are in no accepted set (a head's path differs from the items'), so document order
+# hung the items from the entry printed before the group.
+GROUPED = """<html><body><nav class="sidebar"><section class="group">
+  <div class="item"><a href="/buffer/">Buffer</a></div>
+  <div class="items">
+    <div class="entry"><div class="item"><a href="/buffer/a">A</a></div></div>
+    <div class="entry"><div class="item"><a href="/buffer/b">B</a></div></div>
+    <section class="entry"><div class="item"><a href="/buffer/sub/"><h3>Sub</h3></a></div>
+      <div class="items">
+        <div class="entry"><div class="item"><a href="/buffer/sub/x">X</a></div></div>
+        <section class="entry"><div class="item"><a href="/buffer/sub/deep/"><h4>Deep</h4></a></div>
+          <div class="items"><div class="entry"><div class="item"><a href="/buffer/sub/deep/p">P</a></div></div>
+            <div class="entry"><div class="item"><a href="/buffer/sub/deep/q">Q</a></div></div></div></section>
+        <div class="entry"><div class="item"><a href="/buffer/sub/y">Y</a></div></div>
+        <div class="entry"><div class="item"><a href="/buffer/z">Z</a></div></div>
+      </div></section>
+    <div class="entry"><div class="item"><a href="/buffer/c">C</a></div></div>
+  </div></section></nav></body></html>"""
+
+
+def test_a_group_hangs_from_its_own_head_link_when_the_folders_agree() -> None:
+    page = extract_links(parse_html(GROUPED.encode()), "http://example.org/buffer/")
+    links = {link.sec_name: link for link in page}
+    items = [links[n] for n in ("A", "B", "C")]
+    inner = [links[n] for n in ("X", "Y", "Z")]
+    names = {link.number: link.sec_name for link in page}
+    plain = {names[n]: host.sec_name for n, host in nest_link_sets([items, inner]).items()}
+    assert plain == {"X": "B", "Y": "B", "Z": "B"}  # document order: the entry before the group
+    grouped = {names[n]: host.sec_name for n, host in nest_link_sets([items, inner], page).items()}
+    # X and Y (after the nested "Deep" group too) hang from the group's head; Z lies in the
+    # group but not in its folder: its host stays
+    assert grouped == {"X": "Sub", "Y": "Sub", "Z": "B"}
+    # a nested link's parent is a page the page offers: here the head is in the page's
+    # own listing, outside the sidebar
+    listing = extract_links(parse_html(GROUPED.replace(
+        "</nav>", '</nav><main><ul><li><a href="/buffer/sub/">Sub</a></li><li><a href="/buffer/a">A</a>'
+        "</li></ul></main>").encode()), "http://example.org/buffer/")
+    own = [link for link in listing if link.chain[:3] != page[0].chain[:3]]
+    again = {link.sec_name: link for link in listing[:len(page)]}
+    detection = Detection(nav_sets=[[again[n] for n in ("A", "B", "C")], [again[n] for n in ("X", "Y", "Z")], own],
+                          page_links=listing)
+    parents_of = {n.url.rsplit("/buffer/", 1)[-1]: n.parent.rsplit("/buffer/", 1)[-1]
+                  for n in detection.nav_links("http://example.org/buffer/")}
+    assert parents_of["sub/x"] == parents_of["sub/y"] == "sub/"
+    assert parents_of["z"] == "b"

@@ -49,6 +49,9 @@ class Detection:
     #: document order (:func:`skeleton.sew.links.unparsable_links`), when the detector
     #: gives them
     unparsable: list[str] = field(default_factory=list)
+    #: the page's links in document order, when the detector gives them: a nested
+    #: list's group head may be in no accepted set (:func:`.nesting.nest_link_sets`)
+    page_links: Sequence[LinkNode] = ()
 
     @property
     def is_navigation(self) -> bool:
@@ -63,7 +66,7 @@ class Detection:
 
     def nav_links(self, page_url: str) -> list[NavLink]:
         """The accepted links that lead to other pages, first occurrence of each URL."""
-        hosts = nest_link_sets(self.nav_sets)
+        hosts = nest_link_sets(self.nav_sets, self.page_links)
         hosts.update(misplaced_hosts(self.nav_sets, hosts, page_url))
         dir_hosts = directory_hosts(self.nav_sets, page_url)
         seen = {page_url}
@@ -103,7 +106,7 @@ def detect_in_links(links: Sequence[LinkNode], page_url: str, home_url: str,
         nav_sets=[candidates[i] for i in chosen],
         rejected_sets=[c for i, c in enumerate(candidates) if i not in set(chosen)],
         confidence=prob(best, model.mu_c, model.sigma_c) if best is not None else 0.0,
-        candidates=len(candidates), links=len(links))
+        candidates=len(candidates), links=len(links), page_links=links)
 
 
 def detect_navigation(root: etree._Element | None, page_url: str, model: SEWModel,

@@ -41,11 +41,17 @@ def is_nested(inner: Sequence[LinkNode], outer: Sequence[LinkNode]) -> bool:
             and _contains(common_chain(outer), outer[0].number, inner))
 
 
-def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]]) -> dict[int, LinkNode]:
-    """For every link (by number) of a nested set, the link it hangs from."""
+def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]],
+                   page_links: Sequence[LinkNode] = ()) -> dict[int, LinkNode]:
+    """For every link (by number) of a nested set, the link it hangs from.
+
+    With the page's links (``page_links``, in document order), a nested link hangs
+    from its group's own head instead, when the group lies inside the host's entry and
+    its head is in no accepted set (:func:`_group_head`; beyond the paper)."""
     ordered = sorted((s for s in link_sets if s), key=lambda s: (s[0].depth, s[0].number))
     placed: list[tuple[Sequence[LinkNode], tuple[int, ...]]] = []
     parent: dict[int, LinkNode] = {}
+    first_links: dict[int, LinkNode] | None = None  # read once, when a set is nested
     for b_set in ordered:
         checkpoint()
         host = None
@@ -57,12 +63,45 @@ def nest_link_sets(link_sets: Sequence[Sequence[LinkNode]]) -> dict[int, LinkNod
         if host is not None:
             a_links = host[0]
             i = 0
+            members = {b.number for b in b_set}
             for b in b_set:  # both in document order
                 while i + 1 < len(a_links) and a_links[i + 1].number < b.number:
                     i += 1
-                parent[b.number] = a_links[i]
+                a = a_links[i]
+                if page_links:
+                    if first_links is None:
+                        first_links = _first_links(page_links)
+                    a = _group_head(b, a, members, first_links) or a
+                parent[b.number] = a
         placed.append((b_set, common_chain(b_set)))
     return parent
+
+
+def _first_links(page_links: Sequence[LinkNode]) -> dict[int, LinkNode]:
+    """Element id -> the first link to a page inside it, for every element holding a
+    link: one pass over the links' ancestor chains (linear in the page's size)."""
+    first: dict[int, LinkNode] = {}
+    for link in page_links:
+        if link.url:
+            for element in link.chain:
+                first.setdefault(element, link)
+    return first
+
+
+def _group_head(b: LinkNode, host: LinkNode, members: set[int],
+                first_links: dict[int, LinkNode]) -> LinkNode | None:
+    """The head of the group ``b`` is listed in, when it is no link of ``b``'s own set:
+    the first link of the smallest element around ``b``, below the element ``b`` shares
+    with ``host``, whose first link is outside ``b``'s set and whose URL folder holds
+    ``b`` (a collapsible group ``<section><div><a href=/guide/>Guide</a></div><div>
+    ..items..</div></section>`` whose head link is in no accepted set of its own)."""
+    shared = len(commonprefix([host.chain, b.chain]))
+    for element in reversed(b.chain[shared:]):
+        head = first_links.get(element)
+        if head is None or head.number >= b.number or head.number in members:
+            continue
+        return head if folder_holds(head.url, b.url) else None
+    return None
 
 
 def directory_index(url: str) -> str | None:
