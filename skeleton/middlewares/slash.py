@@ -40,7 +40,7 @@ from skeleton.middlewares.shared import analysis_failed, crawl_keys, store_faile
 from skeleton.store import outage
 from skeleton.store.server import StoreError, connect
 from skeleton.store.variants import VariantStore
-from skeleton.urlrules.slash import (MISSING_STATUSES, SLASH_DIFF, SLASH_SAME, SLASH_SUPPORT, bare_url,
+from skeleton.urlrules.slash import (MISSING_STATUSES, SLASH_DIFF, SLASH_SAME, adds_slash, bare_url,
                                      slash_vote, with_slash)
 from skeleton.web.urls import canonical
 
@@ -68,7 +68,7 @@ class TrailingSlashMiddleware:
         self.crawler = crawler
         self.store = VariantStore(server, keys)
         self.refresh = refresh
-        self.adds_slash = False
+        self.guessing = False
         self.dropped = False  # a guess was not served: no more guesses in this crawl
         self.votes: Counter[str] = Counter()  # cast here, not written yet
         self.synced_at = float("-inf")
@@ -100,7 +100,7 @@ class TrailingSlashMiddleware:
             self.votes.update(votes)  # kept for the next try
             self._error("count the trailing-slash votes", exc)
             return
-        self.adds_slash = not self.dropped and same >= SLASH_SUPPORT and diff == 0
+        self.guessing = not self.dropped and adds_slash(same, diff)
 
     def _closed(self) -> None:
         if self.votes:
@@ -123,7 +123,7 @@ class TrailingSlashMiddleware:
 
     def _may_guess(self, request: Request) -> bool:
         meta = request.meta
-        return (self.adds_slash and request.method in ("GET", "HEAD") and not meta.get(META_AS_LINKED)
+        return (self.guessing and request.method in ("GET", "HEAD") and not meta.get(META_AS_LINKED)
                 and not meta.get("dont_redirect") and not meta.get("handle_httpstatus_all")
                 and 301 not in (meta.get("handle_httpstatus_list") or ()) and bare_url(request.url))
 
@@ -152,13 +152,13 @@ class TrailingSlashMiddleware:
             self.votes[vote] += 1
             self._inc(f"votes/{vote.rsplit(':', 1)[-1]}")
             if vote == SLASH_DIFF:
-                self.adds_slash = False
+                self.guessing = False
 
     def _as_linked(self, request: Request, linked: str) -> Request:
         """The request of ``linked`` as the page linked it: the guess for it was not
         served. Its alias is withdrawn and the rule dropped for this crawl."""
         self._inc("missed")
-        self.dropped, self.adds_slash = True, False
+        self.dropped, self.guessing = True, False
         logger.info("%s answered %s: requesting %s as linked; no more trailing-slash guesses",
                     request.url, "not found", linked)
         if not outage.is_down(self.crawler):

@@ -39,7 +39,7 @@ from lxml import etree
 from skeleton.web.urls import split_url
 
 from .content import content_text, main_element
-from .slash import SLASH_SUPPORT, with_slash
+from .slash import adds_slash, with_slash
 from .tracking import query_names, strip_params
 
 __all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "Variant", "Comparison", "LearnedRules",
@@ -180,7 +180,7 @@ class LearnedRules:
 
 def learned_rules(counts: Mapping[str, int], min_support: int = MIN_SUPPORT) -> LearnedRules:
     """The rules the vote counters ``counts`` (field -> count) support; the slash
-    rule needs :data:`.slash.SLASH_SUPPORT` votes whatever ``min_support``."""
+    rule needs :func:`.slash.adds_slash`, whatever ``min_support``."""
     same: dict[tuple[str, str], int] = {}
     diff: set[tuple[str, str]] = set()
     for field, count in counts.items():
@@ -193,6 +193,6 @@ def learned_rules(counts: Mapping[str, int], min_support: int = MIN_SUPPORT) -> 
         elif verdict == "diff" and int(count) > 0:
             diff.add((kind, name))
     kept = {key for key, n in same.items() if n >= min_support and key not in diff}
-    slash = same.get(("r", "slash"), 0) >= SLASH_SUPPORT and ("r", "slash") not in diff
+    slash = adds_slash(same.get(("r", "slash"), 0), int(("r", "slash") in diff))
     return LearnedRules(frozenset(n for k, n in kept if k == "q"), frozenset(n for k, n in kept if k == "s"),
                         slash)

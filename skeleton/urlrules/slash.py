@@ -27,8 +27,8 @@ from urllib.parse import urlunsplit
 
 from skeleton.web.urls import canonical, split_url
 
-__all__ = ["SLASH_SUPPORT", "SLASH_SAME", "SLASH_DIFF", "MISSING_STATUSES", "bare_url", "with_slash",
-           "slash_vote"]
+__all__ = ["SLASH_SUPPORT", "SLASH_SAME", "SLASH_DIFF", "MISSING_STATUSES", "adds_slash", "bare_url",
+           "with_slash", "slash_vote"]
 
 #: ``same`` votes (and no ``diff`` vote) after which the site adds the slash
 SLASH_SUPPORT = 3
@@ -37,6 +37,12 @@ SLASH_SAME = "r:slash:same"
 SLASH_DIFF = "r:slash:diff"
 #: statuses that say a slashed guess is no page: it is requested again as linked
 MISSING_STATUSES = frozenset({404, 410})
+
+
+def adds_slash(same: int, diff: int) -> bool:
+    """Does a site with ``same`` and ``diff`` votes add the slash? At least
+    :data:`SLASH_SUPPORT` ``same`` votes and no ``diff`` vote."""
+    return same >= SLASH_SUPPORT and diff == 0
 
 
 def bare_url(url: str) -> bool:
