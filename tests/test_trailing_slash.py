@@ -232,3 +232,25 @@ def test_one_bare_page_served_stops_the_rule(redis_client) -> None:
         mw.process_request(request)
         mw.process_response(request, response)
     assert mw.process_request(Request("http://h/g")) is None
+
+
+def test_a_lost_redis_lets_requests_through_and_is_counted() -> None:
+    import redis
+    from scrapy import Request
+    from scrapy.utils.test import get_crawler
+
+    from skeleton.middlewares.slash import TrailingSlashMiddleware
+    from skeleton.store import outage
+    from skeleton.store.keys import CrawlKeys
+
+    crawler = get_crawler()
+    crawler.stats.open_spider()
+    gone = redis.Redis(host="127.0.0.1", port=1, socket_timeout=0.2, socket_connect_timeout=0.2)
+    mw = TrailingSlashMiddleware(crawler, gone, CrawlKeys("slash-gone"), refresh=0.0)
+    request, response = _redirect("http://h/a", "/a/")
+    assert mw.process_request(request) is None  # asked as linked: nothing learned
+    assert mw.process_response(request, response) is response
+    assert crawler.stats.get_value("skeleton/slash/errors") == 1
+    assert outage.is_down(crawler)  # the first failure declares the outage; no more Redis
+    assert mw.process_request(Request("http://h/b")) is None
+    assert crawler.stats.get_value("skeleton/slash/errors") == 1
