@@ -218,6 +218,46 @@ def test_menus_and_trails_not_from_home_are_no_breadcrumb() -> None:
     assert breadcrumb(page(PHPBB_NAV + marked), PAGE) == ["http://ex.com/docs/"]
 
 
+SHOP_TRAIL = ('<div class="mt-2"><ul><li><a href="index.html">Front page</a></li>'
+              '<li><a href="shoes/index.html">Shoes</a></li><li><a href="shoes/boots/index.html">Boots</a></li>'
+              '<li><span>Trail Runner</span></li></ul></div><h1>Trail Runner</h1>')
+
+
+def test_an_unmarked_list_ending_in_the_page_s_name_with_nesting_folders_is_a_breadcrumb() -> None:
+    # no class, id or label says "crumb": the list starts at home, its links are folder
+    # indexes whose folders nest, and its last item names the page (its h1) as text
+    product = "http://ex.com/trail-runner-p12.html"
+    assert breadcrumb(page(SHOP_TRAIL), product) == [
+        "http://ex.com/", "http://ex.com/shoes/", "http://ex.com/shoes/boots/"]
+    assert page_evidence(page(SHOP_TRAIL), product)["crumbs"][-1] == "http://ex.com/shoes/boots/"
+    # separators between the items are allowed; an ol as well
+    ol = SHOP_TRAIL.replace("<ul>", "<ol>").replace("</ul>", "</ol>").replace("</a></li>", "</a> &rsaquo;</li>")
+    assert breadcrumb(page(ol), product)[-1] == "http://ex.com/shoes/boots/"
+
+
+@pytest.mark.parametrize("body", [
+    # a menu whose current item is its last: the links are no nesting folders
+    '<ul><li><a href="/">Home</a></li><li><a href="/about.html">About</a></li>'
+    '<li><span>Contact</span></li></ul><h1>Contact</h1>',
+    '<ul><li><a href="/">Home</a></li><li><a href="/a/">A</a></li><li><a href="/b/">B</a></li>'
+    '<li>Contact</li></ul><h1>Contact</h1>',
+    # the last item is not the page's name
+    SHOP_TRAIL.replace("<h1>Trail Runner</h1>", "<h1>Another product</h1>"),
+    # no h1 at all
+    SHOP_TRAIL.replace("<h1>Trail Runner</h1>", ""),
+    # the first link is not the home page
+    SHOP_TRAIL.replace('href="index.html"', 'href="shop/index.html"'),
+    # an item with two links or with more text than its link: a listing, not a trail
+    SHOP_TRAIL.replace('>Shoes</a>', '>Shoes</a> <a href="sale/index.html">Sale</a>'),
+    SHOP_TRAIL.replace('>Shoes</a>', '>Shoes</a> (124 products)'),
+    SHOP_TRAIL.replace('>Shoes</a>', '>Shoes</a>' + " word" * 300),
+    # home and the page only: nothing to name
+    '<ul><li><a href="/">Home</a></li><li>Boots</li></ul><h1>Boots</h1>',
+])
+def test_lists_that_are_no_trail_are_no_breadcrumb(body: str) -> None:
+    assert breadcrumb(page(body), "http://ex.com/shoes/boots/contact.html") == []
+
+
 def test_sphinx_relbar_nav_items() -> None:
     root = page(SPHINX_RELBAR + "<p>text</p>" + SPHINX_RELBAR.replace('accesskey="U"', ""))
     assert breadcrumb(root, PAGE) == ["http://ex.com/docs/", "http://ex.com/docs/guide/"]

@@ -9,7 +9,9 @@ The kinds of evidence, each a list of absolute URLs read from one page:
   RDFa ``typeof="BreadcrumbList"``), then Sphinx's relbar (``div.related
   li.nav-item``), then a plain-text trail (sibling links joined by one separator
   such as "»" or ">", starting at a site's home: phpBB, older CMS and news
-  portals): the first source that gives any URL wins.
+  portals), then an unmarked list trail (a list of single links from home
+  through nesting folder indexes, ending in the page's own ``h1`` as text):
+  the first source that gives any URL wins.
   A markup trail that names places after its last link as text only (MkDocs'
   readthedocs theme: "Docs » Section » Page", the section unlinked) is kept apart
   as ``above``: its last link is an ancestor, not the parent.
@@ -56,7 +58,7 @@ from skeleton.budget import checkpoint
 from ..web.files import is_file_url
 from ..web.dom import attribute_text
 from ..web.urls import resolve, split_url
-from ..sew.nesting import INDEX_NAMES
+from ..sew.nesting import INDEX_NAMES, section_folder
 from .pagination import PAGER_RELS, URL_PAGER_WORDS, is_pager_link, is_pager_text
 
 __all__ = [
@@ -140,6 +142,12 @@ ARIA_CURRENT_XPATH = "//*[@aria-current]"
 PAGER_XPATH = "//a[@href] | //link[@href][@rel]"
 #: separators of a plain-text breadcrumb ("Home » Forum » Topic"); "|" and "·" join menus
 CRUMB_SEPARATORS = frozenset({"»", "›", ">", "→", "::"})
+#: the page's own name, which an unmarked trail's last item repeats (:func:`_list_trail_crumbs`)
+H1_XPATH = "(//h1)[1]"
+#: the longest name or trail entry read, in characters
+TRAIL_NAME_CHARS = 200
+#: an unmarked trail has at least this many links (home and a section)
+TRAIL_MIN_LINKS = 2
 #: a link followed by a sibling link: the start of a possible plain-text trail
 SEPARATED_XPATH = "//a[@href][following-sibling::*[1]/self::a[@href]]"
 #: links that may declare the page's category (``rel`` tokens are checked in Python)
@@ -192,6 +200,7 @@ _LABELLED = etree.XPath(LABELLED_XPATH)
 _LABEL_BEFORE = etree.XPath(LABEL_BEFORE_XPATH)
 _WORD = re.compile(r"\w+")
 _SEPARATED = etree.XPath(SEPARATED_XPATH)
+_H1 = etree.XPath(H1_XPATH)
 _ARTICLE = etree.XPath("ancestor::article[1]")
 #: a marked item's own link: its first link not inside a list nested in the item
 _LIST_DEPTH = etree.XPath("count(ancestor-or-self::ul | ancestor-or-self::ol)")
@@ -498,10 +507,63 @@ def _separator_crumbs(page: _Page) -> list[str]:
     return []
 
 
+def _is_folder_index(url: str) -> bool:
+    parts = split_url(url)
+    name = (parts.path if parts is not None else "").rsplit("/", 1)[-1]
+    return not name or name.lower() in INDEX_NAMES
+
+
+def _last_item(trail: etree._Element) -> etree._Element | None:
+    """The list's last child element when it is an ``li`` (comments skipped)."""
+    last = trail[-1] if len(trail) else None
+    while last is not None and not isinstance(last.tag, str):
+        last = last.getprevious()
+    return last if last is not None and last.tag == "li" else None
+
+
+def _list_trail_crumbs(page: _Page) -> list[str]:
+    """An unmarked breadcrumb: the first list whose items each hold one link and
+    nothing else but separators, except its last, which names the page as text
+    only (the page's first ``h1``); its first link is a site's home, and the
+    others are folder indexes whose folders nest (``/a/``, then ``/a/b/``): the
+    URL folders agree that the links are the page's ancestors. One pass over the
+    lists; a list's items are read only when its last item's text, read no
+    further than the page's name, is that name."""
+    heads = _H1(page.root)
+    name = _short_text(heads[0], TRAIL_NAME_CHARS).casefold() if heads else ""
+    if not name:
+        return []
+    for trail in page.root.iter("ul", "ol"):
+        checkpoint()
+        last = _last_item(trail)
+        if last is None or _short_text(last, len(name)).casefold() != name \
+                or any(a.get("href") is not None for a in last.iter("a")):
+            continue
+        items = [li for li in trail if li.tag == "li"]
+        if not TRAIL_MIN_LINKS < len(items) <= MAX_CRUMB_LINKS + 1:
+            continue
+        hrefs = []
+        for item in items[:-1]:
+            links = [a for a in item.iter("a") if a.get("href") is not None]
+            text = _short_text(item, TRAIL_NAME_CHARS)
+            label = _short_text(links[0], TRAIL_NAME_CHARS) if len(links) == 1 else ""
+            if not label or text.replace(label, "", 1).strip() not in ("", *CRUMB_SEPARATORS):
+                break
+            hrefs.append(links[0].get("href"))
+        else:
+            urls = [_absolute(href, page.url) for href in hrefs]
+            if not _is_home(hrefs[0], page) or not all(urls) or not all(_is_folder_index(u) for u in urls[1:]):
+                continue
+            folders = [section_folder(u) for u in urls[1:]]
+            if folders[0] != "/" and all(b.startswith(a) and b != a for a, b in zip(folders, folders[1:])):
+                return _clean(hrefs, page)
+    return []
+
+
 def _breadcrumb(page: _Page) -> list[str]:
     return (_jsonld_crumbs(page) or _microdata_crumbs(page) or _markup_crumbs(page)
             or (_clean(_SPHINX_RELBAR(page.root), page) if page.mentions("related") else [])
-            or _separator_crumbs(page))
+            or _separator_crumbs(page) or _list_trail_crumbs(page))
 
 
 def _is_up(element: etree._Element) -> bool:
@@ -594,16 +656,16 @@ def _is_label_before(link: etree._Element) -> bool:
     return beside <= FILED_TAIL_WORDS and all(not len(_WORD.findall(e.tail or "")) for e in link.itersiblings())
 
 
-def _short_text(element: etree._Element) -> str:
+def _short_text(element: etree._Element, limit: int = LABEL_MAX_CHARS) -> str:
     """The element's text, whitespace collapsed, or "" when it is longer than
-    ``LABEL_MAX_CHARS`` (read no further)."""
+    ``limit`` characters (read no further)."""
     text = ""
     for piece in element.itertext():
         text += piece
-        if len(text) > 2 * LABEL_MAX_CHARS:
+        if len(text) > 2 * limit:
             return ""
     text = " ".join(text.split())
-    return text if len(text) <= LABEL_MAX_CHARS else ""
+    return text if len(text) <= limit else ""
 
 
 def _is_filed_label(link: etree._Element) -> bool:
@@ -644,7 +706,8 @@ def breadcrumb(root: etree._Element | None, page_url: str) -> list[str]:
     itself. Sources in order of preference, the first giving any URL wins: JSON-LD
     ``BreadcrumbList`` (ordered by ``position``), microdata ``BreadcrumbList``, the
     links of the first breadcrumb markup container with 1 to ``MAX_CRUMB_LINKS``
-    links, the Sphinx relbar."""
+    links, the Sphinx relbar, a plain-text trail from home, an unmarked list trail
+    (:func:`_list_trail_crumbs`)."""
     return [] if root is None else _breadcrumb(_Page(root, page_url))
 
 
