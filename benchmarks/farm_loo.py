@@ -186,7 +186,8 @@ def main() -> None:
             return shipped.edges or None
         x = [r for k, (xs, _) in rows.items() if family[k] != unit for r in xs]
         y = [v for k, (_, ys) in rows.items() if family[k] != unit for v in ys]
-        return train_edge_model(x, y)
+        of_site = [k for k, (_, ys) in rows.items() if family[k] != unit for _ in ys]
+        return train_edge_model(x, y, sites=of_site)
 
     table = []
     if args.unit == "family":

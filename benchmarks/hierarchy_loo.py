@@ -104,7 +104,8 @@ def main() -> None:
             continue
         train_x = [r for k, (x, _) in rows.items() if k != cs.name for r in x]
         train_y = [y for k, (_, ys) in rows.items() if k != cs.name for y in ys]
-        loo_model = train_edge_model(train_x, train_y)
+        loo_model = train_edge_model(train_x, train_y, sites=[k for k, (_, ys) in rows.items()
+                                                              if k != cs.name for _ in ys])
         row = {"site": cs.name,
                "loo": score(cs, crawls[cs.name], loo_model),
                "shipped": score(cs, crawls[cs.name], shipped.edges or None),

@@ -13,7 +13,7 @@ from skeleton.hierarchy.arborescence import MAX_IN_EDGES, best_tree, tree_depths
 from skeleton.hierarchy.features import FEATURES, candidate_edges
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key, page_offers, section_folder, set_signature
 from skeleton.hierarchy.resolve import resolve_tree
-from skeleton.hierarchy.scoring import EdgeModelError, edge_weights, train_edge_model
+from skeleton.hierarchy.scoring import EdgeModelError, edge_weights, site_weights, train_edge_model
 from skeleton.sew.links import LinkNode
 from skeleton.sew.model import load_model
 
@@ -248,6 +248,49 @@ def test_the_stored_trees_score_as_scikit_learn_does() -> None:
                                      learning_rate=LEARNING_RATE, random_state=0).fit(x, y)
     ours = EdgeModel.from_dict(stored).log_odds(x.tolist())
     assert np.allclose(ours, clf.decision_function(x), atol=1e-6)
+
+
+def test_weighted_stored_trees_score_as_scikit_learn_does() -> None:
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    from skeleton.hierarchy.scoring import LEARNING_RATE, N_TREES, TREE_DEPTH, EdgeModel
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(240, len(FEATURES)))
+    y = (x[:, 0] + rng.normal(size=240) > 0.3).astype(int)
+    sites = ["big"] * 200 + ["small"] * 40
+    stored = json.loads(json.dumps(train_edge_model(x.tolist(), y.tolist(), sites=sites)))
+    clf = GradientBoostingClassifier(n_estimators=N_TREES, max_depth=TREE_DEPTH, learning_rate=LEARNING_RATE,
+                                     random_state=0).fit(x, y, sample_weight=site_weights(sites))
+    assert np.allclose(EdgeModel.from_dict(stored).log_odds(x.tolist()), clf.decision_function(x), atol=1e-6)
+    with pytest.raises(EdgeModelError, match="site of every row"):
+        train_edge_model(x.tolist(), y.tolist(), sites=sites[1:])
+
+
+def test_every_site_weighs_the_same_in_the_edge_model() -> None:
+    """One large site whose named parents are wrong, three small ones whose named
+    parents are right: row by row the large site wins, site by site the three do."""
+    named = FEATURES.index("named")
+
+    def site(n: int, named_is_true: bool) -> tuple[list[list[float]], list[int]]:
+        rows = [[0.0] * len(FEATURES) for _ in range(n)]
+        for i, row in enumerate(rows):
+            row[named] = float(i % 2)
+        return rows, [int((i % 2 == 1) == named_is_true) for i in range(n)]
+
+    parts = [site(200, False)] + [site(20, True) for _ in range(3)]
+    rows = [r for x, _ in parts for r in x]
+    labels = [v for _, y in parts for v in y]
+    sites = ["large"] * 200 + [f"small-{k}" for k in range(3) for _ in range(20)]
+    assert site_weights(sites).sum() == pytest.approx(len(sites))
+    assert site_weights(sites)[0] * 200 == pytest.approx(site_weights(sites)[-1] * 20)
+    name_row, plain_row = [0.0] * len(FEATURES), [0.0] * len(FEATURES)
+    name_row[named] = 1.0
+    by_rows = edge_weights([name_row, plain_row], train_edge_model(rows, labels))
+    by_sites = edge_weights([name_row, plain_row], train_edge_model(rows, labels, sites=sites))
+    assert by_rows[0] < by_rows[1]
+    assert by_sites[0] > by_sites[1]
 
 
 def test_an_edge_model_of_another_kind_is_refused() -> None:

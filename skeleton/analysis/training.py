@@ -324,12 +324,15 @@ def train_edges(sites: Sequence[LabelledSite], model: SEWModel,
     edges FINDSKELETON finds with ``model`` on each labelled site."""
     rows: list[list[float]] = []
     labels: list[int] = []
+    of_site: list[str] = []
     for site in sites:
         x, y = site_edges(site, model)
         rows += x
         labels += y
+        of_site += [site.name] * len(y)
         log(f"{site.name}: {len(y)} candidate edges, {sum(y)} true")
-    return train_edge_model(rows, labels, {"trained_on": sorted(s.name for s in sites)})
+    return train_edge_model(rows, labels, {"trained_on": sorted(s.name for s in sites), "weights": "site"},
+                            sites=of_site)
 
 
 def train_samples(by_site: dict[str, tuple[str, list[PageSample]]],

@@ -17,6 +17,7 @@ before: the edge that keeps the child at its smallest distance from the root.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -25,7 +26,7 @@ import numpy as np
 
 from .features import CAP, FEATURES
 
-__all__ = ["EdgeModel", "EdgeModelError", "FOLDER_CONFIRMED", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "edge_weights",
+__all__ = ["EdgeModel", "EdgeModelError", "FOLDER_CONFIRMED", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "site_weights",
            "folder_confirmed", "model_weights", "train_edge_model"]
 
 #: boosting rounds, tree depth and learning rate: scikit-learn's defaults, not tuned
@@ -165,11 +166,25 @@ def model_weights(rows: Sequence[Sequence[float]], model: EdgeModel | None) -> l
             for v, row in zip(z.tolist(), rows)]
 
 
+def site_weights(sites: Sequence[str]) -> np.ndarray:
+    """The weight of each row of a training set whose rows come from ``sites`` (the
+    site of each row): the mean number of rows per site over the number of its own
+    site's rows, so that every site weighs the same in the fit and a manual of a
+    thousand pages teaches no more than a blog of fifty (the brief: learn from many
+    sites, not from the largest)."""
+    counts = Counter(sites)
+    mean = len(sites) / len(counts) if counts else 1.0
+    return np.asarray([mean / counts[site] for site in sites], dtype=float)
+
+
 def train_edge_model(rows: Sequence[Sequence[float]], labels: Sequence[int],
-                     meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                     meta: Mapping[str, Any] | None = None,
+                     sites: Sequence[str] | None = None) -> dict[str, Any]:
     """Fit the gradient-boosted trees on candidate edge rows (label 1: the true
     parent); returns the JSON-safe model stored under ``edges`` in a SEW model file.
-    Deterministic (fixed ``random_state``)."""
+    With ``sites`` (the site each row comes from), every site weighs the same
+    (:func:`site_weights`); without, every row does. Deterministic (fixed
+    ``random_state``)."""
     from sklearn.ensemble import GradientBoostingClassifier
 
     x = np.asarray(rows, dtype=float)
@@ -178,8 +193,12 @@ def train_edge_model(rows: Sequence[Sequence[float]], labels: Sequence[int],
         raise EdgeModelError("training an edge model needs rows of every feature and both labels")
     clf = GradientBoostingClassifier(n_estimators=N_TREES, max_depth=TREE_DEPTH,
                                      learning_rate=LEARNING_RATE, random_state=0)
-    clf.fit(x, y)
-    prior = min(max(float(y.mean()), 1e-9), 1 - 1e-9)
+    if sites is not None and len(sites) != len(y):
+        raise EdgeModelError("training an edge model needs the site of every row")
+    weights = site_weights(sites) if sites is not None else np.ones(len(y))
+    clf.fit(x, y, sample_weight=weights)
+    # the trees fit the residuals of the weighted prior (scikit-learn's default init)
+    prior = min(max(float(np.average(y, weights=weights)), 1e-9), 1 - 1e-9)
     trees = []
     for (estimator,) in clf.estimators_:
         t = estimator.tree_
