@@ -13,7 +13,7 @@ from skeleton.hierarchy.arborescence import MAX_IN_EDGES, best_tree, tree_depths
 from skeleton.hierarchy.features import FEATURES, candidate_edges
 from skeleton.hierarchy.offers import MAX_OFFERS, offer_key, page_offers, section_folder, set_signature
 from skeleton.hierarchy.resolve import resolve_tree
-from skeleton.hierarchy.scoring import EdgeModelError, edge_weights, site_weights, train_edge_model
+from skeleton.hierarchy.scoring import EdgeModel, EdgeModelError, edge_weights, site_weights, train_edge_model
 from skeleton.sew.links import LinkNode
 from skeleton.sew.model import load_model
 
@@ -237,7 +237,7 @@ def test_the_stored_trees_score_as_scikit_learn_does() -> None:
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
-    from skeleton.hierarchy.scoring import LEARNING_RATE, N_TREES, TREE_DEPTH, EdgeModel
+    from skeleton.hierarchy.scoring import LEARNING_RATE, N_TREES, TREE_DEPTH
 
     rng = np.random.default_rng(0)
     x = rng.normal(size=(300, len(FEATURES)))
@@ -254,7 +254,7 @@ def test_weighted_stored_trees_score_as_scikit_learn_does() -> None:
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
-    from skeleton.hierarchy.scoring import LEARNING_RATE, N_TREES, TREE_DEPTH, EdgeModel
+    from skeleton.hierarchy.scoring import LEARNING_RATE, N_TREES, TREE_DEPTH
 
     rng = np.random.default_rng(1)
     x = rng.normal(size=(240, len(FEATURES)))
@@ -287,8 +287,8 @@ def test_every_site_weighs_the_same_in_the_edge_model() -> None:
     assert site_weights(sites)[0] * 200 == pytest.approx(site_weights(sites)[-1] * 20)
     name_row, plain_row = [0.0] * len(FEATURES), [0.0] * len(FEATURES)
     name_row[named] = 1.0
-    by_rows = edge_weights([name_row, plain_row], train_edge_model(rows, labels))
-    by_sites = edge_weights([name_row, plain_row], train_edge_model(rows, labels, sites=sites))
+    by_rows = EdgeModel.from_dict(train_edge_model(rows, labels)).log_odds([name_row, plain_row])
+    by_sites = EdgeModel.from_dict(train_edge_model(rows, labels, sites=sites)).log_odds([name_row, plain_row])
     assert by_rows[0] < by_rows[1]
     assert by_sites[0] > by_sites[1]
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .features import CAP, FEATURES
 
-__all__ = ["EdgeModel", "EdgeModelError", "FOLDER_CONFIRMED", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "site_weights",
+__all__ = ["EdgeModel", "EdgeModelError", "FOLDER_CONFIRMED", "N_TREES", "UNLISTED", "unlisted", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "site_weights",
            "folder_confirmed", "model_weights", "train_edge_model"]
 
 #: boosting rounds, tree depth and learning rate: scikit-learn's defaults, not tuned
@@ -40,6 +40,10 @@ TIE_BREAK = 1e-7
 #: log-odds added to a candidate the URL folders confirm (:func:`folder_confirmed`):
 #: 1.5, 3 and 6 were compared held out by generator family; 3 and 6 give the same trees
 FOLDER_CONFIRMED = 3.0
+#: log-odds taken from a candidate that neither lists the child nor is named by it
+#: (:func:`unlisted`): 3 and 6 were compared held out by generator family; 6 also frees
+#: tomcat10's Tribes pages from the home page
+UNLISTED = 6.0
 #: the model kind stored in ``edges["kind"]``
 KIND = "gradient-boosted-trees"
 
@@ -117,8 +121,8 @@ class EdgeModel:
 
 
 _GAP, _DIST, _OFFERED, _COARSER = (FEATURES.index(f) for f in ("gap", "dist", "offered", "coarser"))
-_DIRECT, _FOLDER, _FROM_ROOT, _CONTRADICTED = (FEATURES.index(f) for f in (
-    "direct", "folder", "from_root", "contradicted"))
+_DIRECT, _FOLDER, _FROM_ROOT, _CONTRADICTED, _NAMED = (FEATURES.index(f) for f in (
+    "direct", "folder", "from_root", "contradicted", "named"))
 
 
 def folder_confirmed(row: Sequence[float]) -> bool:
@@ -131,6 +135,16 @@ def folder_confirmed(row: Sequence[float]) -> bool:
     "URL folders that agree with the menus are strong evidence")."""
     return bool(row[_DIRECT] and row[_FOLDER] and not row[_FROM_ROOT] and not row[_COARSER]
                 and not row[_CONTRADICTED])
+
+
+def unlisted(row: Sequence[float]) -> bool:
+    """Is the candidate one that no page offers as the child's parent and that the
+    child's own evidence does not name: a candidate only because its URL folder holds
+    the child (:meth:`.features.EdgeRows`)? The truth rule's parent is the section
+    whose own listing files the page; such a candidate files nothing, and the root,
+    whose folder holds every page, is one for every page of a flat site. It stays a
+    candidate, for a page no listing reaches."""
+    return not row[_OFFERED] and not row[_NAMED]
 
 
 def _shortest_path(row: Sequence[float]) -> float:
@@ -149,7 +163,8 @@ def edge_weights(rows: Sequence[Sequence[float]], model: Mapping[str, Any] | Non
     site-wide sidebar, none of them named by the child) are told apart by that
     rule, never by their URLs' order; scores that differ by more than a few
     millionths keep their order. A candidate the URL folders confirm
-    (:func:`folder_confirmed`) gets ``FOLDER_CONFIRMED`` more than the model says."""
+    (:func:`folder_confirmed`) gets ``FOLDER_CONFIRMED`` more than the model says, one
+    that neither lists the child nor is named by it (:func:`unlisted`) ``UNLISTED`` less."""
     return model_weights(rows, EdgeModel.from_dict(model) if model else None)
 
 
@@ -162,7 +177,7 @@ def model_weights(rows: Sequence[Sequence[float]], model: EdgeModel | None) -> l
     z = model.log_odds(rows)
     # log(sigmoid(z)), stable for large |z|
     return [(-math.log1p(math.exp(-v)) if v > -30 else v) + TIE_BREAK * _shortest_path(row)
-            + (FOLDER_CONFIRMED if folder_confirmed(row) else 0.0)
+            + (FOLDER_CONFIRMED if folder_confirmed(row) else 0.0) - (UNLISTED if unlisted(row) else 0.0)
             for v, row in zip(z.tolist(), rows)]
 
 
