@@ -217,3 +217,26 @@ def hostile_tinysite(directory: Path) -> Path:
     text = text.replace(mirror, mirror + footer).replace("<p>Read the", f"<p>{odd}Read the")
     home.write_text(text, "utf-8")
     return site
+
+
+def feature_row(**values: float) -> list[float]:
+    """A candidate edge row (``skeleton.hierarchy.features.FEATURES`` order): the
+    named features set, every other one 0."""
+    from skeleton.hierarchy.features import FEATURES
+
+    row = [0.0] * len(FEATURES)
+    for name, value in values.items():
+        row[FEATURES.index(name)] = value
+    return row
+
+
+def root_loving_model():  # type: ignore[no-untyped-def]
+    """An edge model that prefers the root whatever else a row says (one tree on
+    ``from_root``), as a model trained on sites whose home page files everything."""
+    from skeleton.hierarchy import scoring
+    from skeleton.hierarchy.features import FEATURES
+
+    return scoring.EdgeModel.from_dict({
+        "kind": scoring.KIND, "features": list(FEATURES), "init": 0.0, "learning_rate": 1.0, "meta": {},
+        "trees": [{"feature": [FEATURES.index("from_root"), -2, -2], "threshold": [0.5, -2.0, -2.0],
+                   "left": [1, -1, -1], "right": [2, -1, -1], "value": [0.0, -1.0, 2.0]}]})

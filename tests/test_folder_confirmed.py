@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import feature_row, root_loving_model
+
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.hierarchy import scoring
-from skeleton.hierarchy.features import FEATURES
 from skeleton.hierarchy.scoring import FOLDER_CONFIRMED, folder_confirmed, model_weights
 from skeleton.sew.model import load_model
 
@@ -19,13 +20,6 @@ SECTIONS = {"install": ["linux", "macos", "windows"], "tuning": ["memory", "disk
 #: this page's breadcrumb names the home page: its own evidence overrules the folders
 CRUMBED = "tuning/network"
 WORDS = "The daemon keeps its state on disk and replays the journal after a restart. " * 4
-
-
-def _row(**values: float) -> list[float]:
-    row = [0.0] * len(FEATURES)
-    for name, value in values.items():
-        row[FEATURES.index(name)] = value
-    return row
 
 
 CONFIRMED = {"direct": 1.0, "folder": 1.0}
@@ -40,21 +34,12 @@ CONFIRMED = {"direct": 1.0, "folder": 1.0}
     ({"contradicted": 1.0}, False),  # the child's breadcrumb names another candidate
 ])
 def test_folder_confirmed_needs_every_condition(extra: dict, expected: bool) -> None:
-    assert folder_confirmed(_row(**{**CONFIRMED, **extra})) is expected
-
-
-def _root_loving_model() -> scoring.EdgeModel:
-    """An edge model that prefers the root whatever else a row says (one tree on
-    ``from_root``), as a model trained on sites whose home page files everything."""
-    return scoring.EdgeModel.from_dict({
-        "kind": scoring.KIND, "features": list(FEATURES), "init": 0.0, "learning_rate": 1.0, "meta": {},
-        "trees": [{"feature": [FEATURES.index("from_root"), -2, -2], "threshold": [0.5, -2.0, -2.0],
-                   "left": [1, -1, -1], "right": [2, -1, -1], "value": [0.0, -1.0, 2.0]}]})
+    assert folder_confirmed(feature_row(**{**CONFIRMED, **extra})) is expected
 
 
 def test_the_bonus_is_added_to_the_models_weight() -> None:
-    model = _root_loving_model()
-    plain, confirmed = model_weights([_row(direct=1.0), _row(**CONFIRMED)], model)
+    model = root_loving_model()
+    plain, confirmed = model_weights([feature_row(direct=1.0), feature_row(**CONFIRMED)], model)
     assert confirmed - plain == pytest.approx(FOLDER_CONFIRMED, abs=1e-5)
 
 
@@ -83,7 +68,7 @@ def _tree(monkeypatch: pytest.MonkeyPatch, bonus: float) -> dict[str, str]:
     monkeypatch.setattr(scoring, "FOLDER_CONFIRMED", bonus)
     site = _site()
     pages = list(find_skeleton(H, site.get, load_model()))
-    edges = skeleton_edges(pages, _root_loving_model().to_dict())
+    edges = skeleton_edges(pages, root_loving_model().to_dict())
     return {child.removeprefix(H): parent.removeprefix(H) for parent, child in edges}
 
 

@@ -1,15 +1,15 @@
 """A candidate that neither lists a page nor is named by it
 (``skeleton.hierarchy.scoring.unlisted``) is that page's parent only when nothing else
 is: the root, whose URL folder holds every page of a flat site, no longer takes the
-pages a section page lists from it (tomcat10's Tribes pages, held out by generator
-family 0.847 -> 0.918)."""
+pages a section page lists from it (tomcat10's Tribes pages)."""
 from __future__ import annotations
 
 import pytest
 
+from helpers import feature_row, root_loving_model
+
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.hierarchy import scoring
-from skeleton.hierarchy.features import FEATURES
 from skeleton.hierarchy.scoring import UNLISTED, model_weights, unlisted
 from skeleton.sew.model import load_model
 
@@ -19,13 +19,6 @@ TOPICS = ["membership", "transport", "interceptors", "setup"]
 WORDS = "Members of a group find each other by multicast and send messages through the channel. " * 4
 
 
-def _row(**values: float) -> list[float]:
-    row = [0.0] * len(FEATURES)
-    for name, value in values.items():
-        row[FEATURES.index(name)] = value
-    return row
-
-
 @pytest.mark.parametrize("values, expected", [
     ({}, True),  # a candidate only because its URL folder holds the child
     ({"offered": 1.0}, False),  # a page offers it as the child's parent
@@ -33,20 +26,11 @@ def _row(**values: float) -> list[float]:
     ({"offered": 1.0, "named": 1.0}, False),
 ])
 def test_unlisted_is_neither_offered_nor_named(values: dict, expected: bool) -> None:
-    assert unlisted(_row(folder=1.0, **values)) is expected
-
-
-def _root_loving_model() -> scoring.EdgeModel:
-    """An edge model that prefers the root whatever else a row says (one tree on
-    ``from_root``), as a model trained on sites whose home page files everything."""
-    return scoring.EdgeModel.from_dict({
-        "kind": scoring.KIND, "features": list(FEATURES), "init": 0.0, "learning_rate": 1.0, "meta": {},
-        "trees": [{"feature": [FEATURES.index("from_root"), -2, -2], "threshold": [0.5, -2.0, -2.0],
-                   "left": [1, -1, -1], "right": [2, -1, -1], "value": [0.0, -1.0, 2.0]}]})
+    assert unlisted(feature_row(folder=1.0, **values)) is expected
 
 
 def test_the_penalty_is_taken_from_the_models_weight() -> None:
-    listed, folder_only = model_weights([_row(offered=1.0, folder=1.0), _row(folder=1.0)], _root_loving_model())
+    listed, folder_only = model_weights([feature_row(offered=1.0, folder=1.0), feature_row(folder=1.0)], root_loving_model())
     assert listed - folder_only == pytest.approx(UNLISTED, abs=1e-5)
 
 
@@ -68,7 +52,7 @@ def _site() -> dict[str, bytes]:
 def _tree(monkeypatch: pytest.MonkeyPatch, penalty: float) -> dict[str, str]:
     monkeypatch.setattr(scoring, "UNLISTED", penalty)
     pages = list(find_skeleton(H, _site().get, load_model()))
-    edges = skeleton_edges(pages, _root_loving_model().to_dict())
+    edges = skeleton_edges(pages, root_loving_model().to_dict())
     return {child.removeprefix(H): parent.removeprefix(H) for parent, child in edges}
 
 
