@@ -34,7 +34,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -77,14 +76,14 @@ def analyse(body: bytes, detector, timings: dict[str, float]) -> int:  # type: i
     from skeleton.hierarchy.evidence import page_evidence
     from skeleton.web.dom import attribute_text, page_title, parse_html
     from skeleton.sew.edges import followed_links
-    from skeleton.spiders.skeleton import SkeletonSpider
+    from skeleton.analysis.page import scope_filter
     from skeleton.urlrules.canonical_link import canonical_link
     from skeleton.urlrules.duplicates import content_fingerprint
     from skeleton.urlrules.language import page_language
     from skeleton.urlrules.links import leaf_reason, link_skip_reasons
     from skeleton.wisdom.page import scan_page
 
-    spider = SimpleNamespace(base=PAGE, skip_actions=True)
+    in_scope = scope_filter(PAGE, True)  # the spider's filter of the URLs it may request
     stop = stop_words()
     clock = time.perf_counter
 
@@ -112,7 +111,7 @@ def analyse(body: bytes, detector, timings: dict[str, float]) -> int:  # type: i
                     root, PAGE, None, True, attributes)
 
     def skip(url: str) -> str | None:
-        return reasons.get(url) or SkeletonSpider._skip_reason(spider, url)  # type: ignore[arg-type]
+        return reasons.get(url) or in_scope(url)
     links, _ = timed("followed", followed_links, raw, PAGE, skip, ())
     timed("fingerprint", content_fingerprint, root, attributes)
     timed("terms", page_terms, root, stop)
