@@ -58,7 +58,7 @@ from skeleton.budget import checkpoint
 from ..web.files import is_file_url
 from ..web.dom import attribute_text
 from ..web.urls import resolve, split_url
-from ..sew.nesting import INDEX_NAMES, section_folder
+from ..sew.nesting import INDEX_NAMES, directory_index
 from .pagination import PAGER_RELS, URL_PAGER_WORDS, is_pager_link, is_pager_text
 
 __all__ = [
@@ -507,12 +507,6 @@ def _separator_crumbs(page: _Page) -> list[str]:
     return []
 
 
-def _is_folder_index(url: str) -> bool:
-    parts = split_url(url)
-    name = (parts.path if parts is not None else "").rsplit("/", 1)[-1]
-    return not name or name.lower() in INDEX_NAMES
-
-
 def _last_item(trail: etree._Element) -> etree._Element | None:
     """The list's last child element when it is an ``li`` (comments skipped)."""
     last = trail[-1] if len(trail) else None
@@ -551,11 +545,13 @@ def _list_trail_crumbs(page: _Page) -> list[str]:
                 break
             hrefs.append(links[0].get("href"))
         else:
-            urls = [_absolute(href, page.url) for href in hrefs]
-            if not _is_home(hrefs[0], page) or not all(urls) or not all(_is_folder_index(u) for u in urls[1:]):
+            if not _is_home(hrefs[0], page):
                 continue
-            folders = [section_folder(u) for u in urls[1:]]
-            if folders[0] != "/" and all(b.startswith(a) and b != a for a, b in zip(folders, folders[1:])):
+            # the folders the other links are the indexes of (None: no folder index)
+            urls = [_absolute(href, page.url) for href in hrefs[1:]]
+            folders = [directory_index(url) if url else None for url in urls]
+            if all(folders) and folders[0] != "/" and all(
+                    b.startswith(a) and b != a for a, b in zip(folders, folders[1:])):  # type: ignore[union-attr]
                 return _clean(hrefs, page)
     return []
 

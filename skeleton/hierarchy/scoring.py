@@ -26,8 +26,8 @@ import numpy as np
 
 from .features import CAP, FEATURES
 
-__all__ = ["EdgeModel", "EdgeModelError", "FOLDER_CONFIRMED", "N_TREES", "UNLISTED", "unlisted", "TIE_BREAK", "TREE_DEPTH", "edge_weights", "site_weights",
-           "folder_confirmed", "model_weights", "train_edge_model"]
+__all__ = ["EdgeModel", "EdgeModelError", "FOLDER_CONFIRMED", "N_TREES", "TIE_BREAK", "TREE_DEPTH", "UNLISTED",
+           "edge_weights", "folder_confirmed", "model_weights", "site_weights", "train_edge_model", "unlisted"]
 
 #: boosting rounds, tree depth and learning rate: scikit-learn's defaults, not tuned
 N_TREES = 100
@@ -206,10 +206,10 @@ def train_edge_model(rows: Sequence[Sequence[float]], labels: Sequence[int],
     y = np.asarray(labels, dtype=int)
     if x.ndim != 2 or x.shape[1] != len(FEATURES) or len(set(y.tolist())) < 2:
         raise EdgeModelError("training an edge model needs rows of every feature and both labels")
-    clf = GradientBoostingClassifier(n_estimators=N_TREES, max_depth=TREE_DEPTH,
-                                     learning_rate=LEARNING_RATE, random_state=0)
     if sites is not None and len(sites) != len(y):
         raise EdgeModelError("training an edge model needs the site of every row")
+    clf = GradientBoostingClassifier(n_estimators=N_TREES, max_depth=TREE_DEPTH,
+                                     learning_rate=LEARNING_RATE, random_state=0)
     weights = site_weights(sites) if sites is not None else np.ones(len(y))
     clf.fit(x, y, sample_weight=weights)
     # the trees fit the residuals of the weighted prior (scikit-learn's default init)
