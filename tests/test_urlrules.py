@@ -393,6 +393,9 @@ def test_empty_learned_rules_clean_nothing() -> None:
     ("/de/warenkorb", "cart"),
     ("/Checkout/", "cart"),
     ("/share/", "share"),
+    ("/search.html?q=sale", "search"),
+    ("/search.php?do=finduser&u=100", "search"),
+    ("/site-search/", "search"),
 ])
 def test_url_action_true(path: str, kind: str) -> None:
     """Action words as a whole segment or parameter name, alone or with one word."""
@@ -406,6 +409,8 @@ def test_url_action_true(path: str, kind: str) -> None:
     "/docs/remote-login-ssh.html",
     "/carts/",
     "/docs/guide.html?q=login",
+    "/research/",
+    "/docs/search-engine-optimisation.html",
     "/",
 ])
 def test_url_action_false(path: str) -> None:
@@ -902,3 +907,23 @@ def test_sort_and_filter_controls_of_a_listing_are_not_followed():
     assert link_skip_reasons([("http://s/index.php?page=about", "About")], None, "http://s/index.php", None) == {}
     assert link_skip_reasons([("http://s/tools/?sort=a", "a")], None, "http://s/tools/?sort=b", None) == {}
     assert link_skip_reasons(links, None, page, None, skip_actions=False) == {}
+
+
+def test_controls_of_a_later_page_and_numeric_filter_values():
+    """A later page of a listing (``?page=2``) links its first page's controls; a
+    key whose values are numbers is a filter when the page also links it with a word
+    (``size=40`` beside ``size=xl``), and a pager or a record when it never does; the
+    folder named without its slash is the same page."""
+    from skeleton.urlrules.controls import control_links
+
+    links = ["http://s/tools/index.html?size=40", "http://s/tools/index.html?size=xl",
+             "http://s/tools/index.html?size=40&brand=acme", "http://s/tools/index.html?page=3",
+             "http://s/tools/index.html?id=12", "http://s/tools/saw.html"]
+    controls = {"http://s/tools/index.html?size=40", "http://s/tools/index.html?size=xl",
+                "http://s/tools/index.html?size=40&brand=acme"}
+    for page in ("http://s/tools/", "http://s/tools", "http://s/tools/index.html?page=2"):
+        assert control_links(page, links) == controls, page
+    # numbers alone are a pager's or a record's: followed
+    assert control_links("http://s/tools/", ["http://s/tools/?size=40", "http://s/tools/?size=44"]) == frozenset()
+    # a page named by a word in its query is a page of its own, its links are kept
+    assert control_links("http://s/tools/?cat=saws", links) == frozenset()

@@ -2,7 +2,8 @@
 
 A link is an **action** when its URL or its text says so, in one of several
 languages (:data:`ACTION_URL_PATTERNS`, :data:`ACTION_TEXTS`): cart, wishlist,
-login and account, compare, report and share links. URL patterns match a whole
+login and account, compare, report, share and search links (a search's results
+re-list what the site files elsewhere). URL patterns match a whole
 path segment or query parameter name, alone or with one word before or after it
 (``/cart/add.html``, ``ucp-login.html``, ``?add-to-cart=12``), never a substring of
 a word or a long slug (``register-to-vote.html``); a text
@@ -55,6 +56,7 @@ ACTION_URL_PATTERNS: dict[str, str] = {
     "report": r"report[-_]?abuse|reportabuse|abuse[-_]?report|report[-_]?(?:item|post|comment|listing|this)"
               r"|flag[-_]?(?:item|post|comment)",
     "share": r"share|sharer|share[-_]?this|tell[-_]?a[-_]?friend|email[-_]?a[-_]?friend|send[-_]?to[-_]?friend",
+    "search": r"search|suche|zoeken|buscar",
 }
 #: kind -> link texts (compared case-folded, whitespace-normalized, whole text)
 ACTION_TEXTS: dict[str, frozenset[str]] = {
