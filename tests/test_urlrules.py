@@ -927,3 +927,28 @@ def test_controls_of_a_later_page_and_numeric_filter_values():
     assert control_links("http://s/tools/", ["http://s/tools/?size=40", "http://s/tools/?size=44"]) == frozenset()
     # a page named by a word in its query is a page of its own, its links are kept
     assert control_links("http://s/tools/?cat=saws", links) == frozenset()
+
+
+def test_facets_written_in_the_path_are_controls():
+    """Child folders named ``KEY-VALUE`` whose link text is the value, two keys or more
+    with two values or more each, are filters of the page's listing, from its first
+    page and its later pages alike; sub-sections named for their whole text, and a
+    lone key, are followed."""
+    from skeleton.urlrules.controls import facet_links
+    from skeleton.urlrules.links import link_skip_reasons
+
+    facets = [("http://s/shoes/m-leather/index.html", "leather"), ("http://s/shoes/m-linen/index.html", "Linen"),
+              ("http://s/shoes/brand_acme/", "Acme (3)"), ("http://s/shoes/brand_vela/", "vela [12]")]
+    sections = [("http://s/shoes/boots/", "Boots"), ("http://s/shoes/running-shoes/", "Running shoes"),
+                ("http://s/shoes/api-reference/", "Reference"), ("http://s/shoes/m-leather/care.html", "leather")]
+    expected = frozenset(url for url, _ in facets)
+    for page in ("http://s/shoes/", "http://s/shoes/index.html", "http://s/shoes/page/2/", "http://s/shoes/page2/"):
+        assert facet_links(page, facets + sections) == expected, page
+    reasons = link_skip_reasons(facets + sections, None, "http://s/shoes/", None)
+    assert reasons == {url: "skipped/control" for url in expected}
+    # one key only, or keys of one value each: no facet panel
+    assert facet_links("http://s/shoes/", facets[:2] + sections) == frozenset()
+    assert facet_links("http://s/shoes/", [facets[0], facets[2]] + sections) == frozenset()
+    # another folder's children, and a page that is no folder's index
+    assert facet_links("http://s/bags/", facets) == frozenset()
+    assert facet_links("http://s/shoes/list.html", facets) == frozenset()

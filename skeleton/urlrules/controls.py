@@ -19,12 +19,14 @@ Pure: applied per page by :func:`skeleton.urlrules.links.link_skip_reasons`.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from skeleton.sew.nesting import INDEX_NAMES
+from skeleton.hierarchy.pagination import URL_PAGER_WORDS
+from skeleton.sew.nesting import INDEX_NAMES, directory_index
 from skeleton.web.urls import split_url
 
-__all__ = ["SCRIPT_SUFFIXES", "control_links"]
+__all__ = ["FACET_MIN_KEYS", "FACET_MIN_VALUES", "SCRIPT_SUFFIXES", "control_links", "facet_links"]
 
 #: a page whose last path segment ends so is served by a script: its query names pages
 SCRIPT_SUFFIXES = (".php", ".php3", ".php4", ".php5", ".asp", ".aspx", ".jsp", ".jspx", ".cfm", ".cgi",
@@ -50,6 +52,58 @@ def control_links(page_url: str, urls: Iterable[str]) -> frozenset[str]:
             own.append((url, _pairs(parts.query)))
     keys = {key for _, pairs in own for key, value in pairs if not any(ch.isdigit() for ch in value)}
     return frozenset(url for url, pairs in own if all(key in keys for key, _ in pairs))
+
+
+#: a page's child-folder links are facets when at least this many keys...
+FACET_MIN_KEYS = 2
+#: ...each name at least this many values (``m-leather``, ``m-linen``; ``b-acme``, ``b-vela``)
+FACET_MIN_VALUES = 2
+#: a later page's folder named by a pager word and its number (``page2``)
+_WORD_NUMBER = re.compile(r"^([^\W\d_]+)[-_]?\d{1,3}$")
+_SLUG = re.compile(r"[^\w]+", re.UNICODE)
+#: a count after a facet's value: ``leather (12)``, ``leather [12]``
+_COUNT = re.compile(r"\s*[(\[]\s*\d+\s*[)\]]\s*$")
+
+
+def facet_links(page_url: str, links: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The ``links`` (``(url, text)``, absolute) that are filters written in the path:
+    each leads to a folder right below the page's own (a folder's index page) named
+    ``KEY-VALUE`` or ``KEY_VALUE``, whose link text is the value (``/shoes/m-leather/``
+    "leather", ``/shoes/color_red/`` "Red (4)"), and the page links at least
+    ``FACET_MIN_KEYS`` keys so, each with ``FACET_MIN_VALUES`` values or more. A
+    sub-section's folder is named for its whole text (``/shoes/boots/`` "Boots"). One
+    pass over the links."""
+    here = directory_index(page_url)
+    if here is None:
+        return frozenset()
+    here = _first_page_folder(here)
+    groups: dict[str, set[str]] = {}
+    for url, text in links:
+        parts = split_url(url)
+        folder = directory_index(url)
+        if parts is None or folder is None or not folder.startswith(here) or url == page_url:
+            continue
+        segment = folder[len(here):].rstrip("/")
+        value = _SLUG.sub("-", _COUNT.sub("", text or "").strip().casefold()).strip("-")
+        if not value or "/" in segment or len(segment) <= len(value) + 1:
+            continue
+        key, sep, tail = segment[: -len(value) - 1], segment[-len(value) - 1], segment[-len(value):]
+        if sep in "-_" and tail.casefold().replace("_", "-") == value and key.isalnum():
+            groups.setdefault(key, set()).add(url)
+    facets = [urls for urls in groups.values() if len(urls) >= FACET_MIN_VALUES]
+    return frozenset(url for urls in facets for url in urls) if len(facets) >= FACET_MIN_KEYS else frozenset()
+
+
+def _first_page_folder(folder: str) -> str:
+    """The folder of a listing's first page for the folder of a later page
+    (``/shoes/`` for ``/shoes/page/2/`` and ``/shoes/page2/``), else ``folder``."""
+    segments = folder.rstrip("/").split("/")
+    if len(segments) >= 3 and segments[-1].isdigit() and segments[-2].casefold() in URL_PAGER_WORDS:
+        return "/".join(segments[:-2]) + "/"
+    match = _WORD_NUMBER.match(segments[-1])
+    if len(segments) >= 2 and match and match.group(1).casefold() in URL_PAGER_WORDS:
+        return "/".join(segments[:-1]) + "/"
+    return folder
 
 
 def _numbered(query: str) -> bool:

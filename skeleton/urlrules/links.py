@@ -14,7 +14,7 @@ from skeleton.web.urls import directory
 
 from skeleton.web.files import is_file_url
 from .actions import action_reason, form_only, nofollow_urls, view_links
-from .controls import control_links
+from .controls import control_links, facet_links
 from .language import ANY_LANGUAGE, hreflang_links, language_copies
 
 __all__ = ["SECTION_MIN_LINKS", "link_skip_reasons", "leaf_reason", "section_indexes"]
@@ -68,7 +68,8 @@ def link_skip_reasons(links: Iterable[tuple[str, str]], root: etree._Element | N
     nofollow = nofollow_urls(root, page_url, attributes) if skip_actions else frozenset()
     checkpoint()
     views = view_links(root, page_url, attributes) if skip_actions else {}
-    controls = control_links(page_url, (url for url, _ in links)) if skip_actions else frozenset()
+    controls = (control_links(page_url, (url for url, _ in links)) | facet_links(page_url, links)
+                if skip_actions else frozenset())
     checkpoint()
     sections = section_indexes(url for url, _ in links) if skip_actions else frozenset()
     checkpoint()
