@@ -29,19 +29,26 @@ from typing import Any
 from skeleton.budget import checkpoint
 from skeleton.hierarchy.evidence import declared_places, page_evidence
 from skeleton.hierarchy.offers import page_offers
+from skeleton.hierarchy.pagination import is_later_page
 from skeleton.navobjects.detector import PageDetector
 from skeleton.sew.detect import Detection, NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.links import extract_links, unparsable_links
+from skeleton.sew.nesting import directory_index
 from skeleton.urlrules.actions import action_reason
 from skeleton.urlrules.canonical_link import canonical_link
+from skeleton.urlrules.content import main_element
 from skeleton.urlrules.language import page_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 from skeleton.web.dom import page_title
-from skeleton.web.urls import in_scope, same_host, split_url, trap_reason
+from skeleton.web.urls import directory, in_scope, same_host, split_url, trap_reason
 
-__all__ = ["UNPARSABLE_REASON", "Followed", "LinkFilter", "PageAnalysis", "analyse_page",
-           "scope_filter"]
+__all__ = ["PLACE_EVIDENCE", "UNPARSABLE_REASON", "Followed", "LinkFilter", "PageAnalysis", "analyse_page",
+           "later_page_items", "scope_filter"]
+
+#: the evidence that names a page's own places (its ancestors, the menu trail to it),
+#: not items it lists (:func:`skeleton.hierarchy.evidence.page_evidence`)
+PLACE_EVIDENCE = ("crumbs", "above", "up", "filed", "trail")
 
 #: why a link whose href cannot be read as a URL is skipped; counted as ``skeleton/REASON``
 UNPARSABLE_REASON = "links/unparsable"
@@ -116,6 +123,60 @@ def scope_filter(scope: str, skip_actions: bool = True) -> LinkFilter:
     return skip
 
 
+def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[NavLink],
+                     followed: Sequence[Followed], links: Callable[[], Sequence[Any]],
+                     context: Sequence[set[str]]) -> list[NavLink]:
+    """The items of a later page of a listing (``page/2/``, ``?page=3``: a page whose
+    pager links its first page, :func:`skeleton.hierarchy.pagination.is_later_page`)
+    when it follows none (``followed``: its pager links, its own places and the index
+    pages of the folders holding it at most): the links of its main content
+    (``links()``, called only then; a sidebar's links are no items) that are in no set of the crawl's LinkSetDup ``context`` (menus,
+    template blocks), in none of its navigation sets (``raw``: followed or skipped
+    already), no pager link, no place of its own, not the page and no index page of a
+    folder below the listing's own (a sub-section, a year's archive: its first page
+    lists those), in document order. A listing's last page holding one or two
+    items makes no link set (SEW's sets have at least ``min_nl`` links), and its items
+    would be reached from no page. Empty for any other page. One pass over ``links()``
+    (:class:`skeleton.sew.links.LinkNode` objects)."""
+    pager = [url for url in evidence.get("pager") or () if isinstance(url, str)]
+    firsts = [first for first in pager if is_later_page(page, first)]
+    if not firsts:
+        return []
+    below = [folder for first in firsts if (folder := directory_index(first)) is not None]
+    own = {page, *pager, *(url for name in PLACE_EVIDENCE for url in evidence.get(name) or ())}
+    here = directory(page)
+    if any(entry[0] not in own and not _folder_above(entry[0], here) for entry in followed):
+        return []
+    own.update(link.url for link in raw)
+    shown = set().union(*context) if context else set()
+    items: dict[str, NavLink] = {}
+    for link in links():
+        url = link.url
+        if url and url not in own and url not in shown and url not in items and not _sub_listing(url, below):
+            items[url] = NavLink(url, link.sec_name, page)
+    return list(items.values())
+
+
+def _sub_listing(url: str, folders: Sequence[str]) -> bool:
+    """Is ``url`` the index page of a folder below one of ``folders`` (a listing's own
+    folders: a sub-section, a year's archive, found on the listing's first page), or
+    a name without extension there (``/archives/2024``)?"""
+    folder = directory_index(url)
+    if folder is None:
+        parts = split_url(url)
+        name = parts.path.rsplit("/", 1)[-1] if parts is not None else ""
+        if not name or "." in name:
+            return False
+        folder = parts.path + "/"  # type: ignore[union-attr]
+    return any(folder != top and folder.startswith(top) for top in folders)
+
+
+def _folder_above(url: str, here: str) -> bool:
+    """Is ``url`` the index page of a folder holding ``here`` (a page's ancestor by its URL)?"""
+    folder = directory_index(url)
+    return folder is not None and here.startswith(folder)
+
+
 def analyse_page(root: Any, url: str, base: str, skip: LinkFilter, *,
                  detector: PageDetector | None = None,
                  known: Sequence[set[str]] = (), template: Sequence[set[str]] = (),
@@ -167,6 +228,15 @@ def analyse_page(root: Any, url: str, base: str, skip: LinkFilter, *,
                                 skip_actions, attributes) if rules else {}
     own_urls = (url, *aliases)
     followed, skipped = followed_links(raw, page, lambda u: reasons.get(u) or skip(u), own_urls)
+    items = later_page_items(page, evidence, raw, followed,
+                             lambda: extract_links(main_element(root, attributes), url),
+                             (*known, *template)) if detection is not None and root is not None else []
+    if items:
+        # the page's controls are read from all its links (a facet panel is one whole)
+        every = [(link.url, link.sec_name) for link in detection.page_links if link.url]  # type: ignore[union-attr]
+        more = link_skip_reasons(every, root, url, language, skip_actions, attributes) if rules else {}
+        added, dropped = followed_links(items, page, lambda u: more.get(u) or skip(u), own_urls)
+        followed, skipped = followed + added, skipped + dropped
     checkpoint()
     offers = page_offers(page, nav_sets, followed)
     linked = {link for link, _, _, _ in followed} | {page, *own_urls}
