@@ -70,9 +70,11 @@ def facet_links(page_url: str, links: Iterable[tuple[str, str]]) -> frozenset[st
     each leads to a folder right below the page's own (a folder's index page) named
     ``KEY-VALUE`` or ``KEY_VALUE``, whose link text is the value (``/shoes/m-leather/``
     "leather", ``/shoes/color_red/`` "Red (4)"), and the page links at least
-    ``FACET_MIN_KEYS`` keys so, each with ``FACET_MIN_VALUES`` values or more. A
-    sub-section's folder is named for its whole text (``/shoes/boots/`` "Boots"). One
-    pass over the links."""
+    ``FACET_MIN_KEYS`` keys so, each with ``FACET_MIN_VALUES`` values or more; a key
+    of digits only is a date or a number (``/blog/2024-recap/`` "Recap"), no key. A
+    sub-section's folder is named for its whole text (``/shoes/boots/`` "Boots"). A
+    later page (``/shoes/page/2/``) links its first page's facets. One pass over the
+    links."""
     here = directory_index(page_url)
     if here is None:
         return frozenset()
@@ -88,7 +90,7 @@ def facet_links(page_url: str, links: Iterable[tuple[str, str]]) -> frozenset[st
         if not value or "/" in segment or len(segment) <= len(value) + 1:
             continue
         key, sep, tail = segment[: -len(value) - 1], segment[-len(value) - 1], segment[-len(value):]
-        if sep in "-_" and tail.casefold().replace("_", "-") == value and key.isalnum():
+        if sep in "-_" and tail.casefold().replace("_", "-") == value and key.isalnum() and not key.isdigit():
             groups.setdefault(key, set()).add(url)
     facets = [urls for urls in groups.values() if len(urls) >= FACET_MIN_VALUES]
     return frozenset(url for urls in facets for url in urls) if len(facets) >= FACET_MIN_KEYS else frozenset()
