@@ -130,11 +130,12 @@ def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[Na
     pager links its first page, :func:`skeleton.hierarchy.pagination.is_later_page`)
     when it follows none (``followed``: its pager links, its own places and the index
     pages of the folders holding it at most): the links of its main content
-    (``links()``, called only then; a sidebar's links are no items) that are in no set of the crawl's LinkSetDup ``context`` (menus,
-    template blocks), in none of its navigation sets (``raw``: followed or skipped
-    already), no pager link, no place of its own, not the page and no index page of a
-    folder below the listing's own (a sub-section, a year's archive: its first page
-    lists those), in document order. A listing's last page holding one or two
+    (``links()``, called only then; a sidebar's links are no items) that are in no
+    set of the crawl's LinkSetDup ``context`` (menus, template blocks), in none of
+    its navigation sets (``raw``: followed or skipped already), no pager link, no
+    place of its own, not the page and no index page of a folder below the
+    listing's own (a sub-section, a year's archive: its first page lists those), in
+    document order. A listing's last page holding one or two
     items makes no link set (SEW's sets have at least ``min_nl`` links), and its items
     would be reached from no page. Empty for any other page. One pass over ``links()``
     (:class:`skeleton.sew.links.LinkNode` objects)."""
@@ -233,10 +234,10 @@ def analyse_page(root: Any, url: str, base: str, skip: LinkFilter, *,
                              (*known, *template)) if detection is not None and root is not None else []
     if items:
         # the page's controls are read from all its links (a facet panel is one whole)
-        every = [(link.url, link.sec_name) for link in detection.page_links if link.url]  # type: ignore[union-attr]
-        more = link_skip_reasons(every, root, url, language, skip_actions, attributes) if rules else {}
-        added, dropped = followed_links(items, page, lambda u: more.get(u) or skip(u), own_urls)
-        followed, skipped = followed + added, skipped + dropped
+        pairs = [(link.url, link.sec_name) for link in detection.page_links if link.url]  # type: ignore[union-attr]
+        more = link_skip_reasons(pairs, root, url, language, skip_actions, attributes) if rules else {}
+        added, not_added = followed_links(items, page, lambda u: more.get(u) or skip(u), own_urls)
+        followed, skipped = followed + added, skipped + not_added
     checkpoint()
     offers = page_offers(page, nav_sets, followed)
     linked = {link for link, _, _, _ in followed} | {page, *own_urls}

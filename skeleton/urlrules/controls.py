@@ -32,14 +32,25 @@ __all__ = ["FACET_MIN_KEYS", "FACET_MIN_VALUES", "SCRIPT_SUFFIXES", "control_lin
 SCRIPT_SUFFIXES = (".php", ".php3", ".php4", ".php5", ".asp", ".aspx", ".jsp", ".jspx", ".cfm", ".cgi",
                    ".pl", ".py", ".do", ".action", ".nsf")
 
+#: a page's child-folder links are facets when at least this many keys...
+FACET_MIN_KEYS = 2
+#: ...each name at least this many values (``m-leather``, ``m-linen``; ``b-acme``, ``b-vela``)
+FACET_MIN_VALUES = 2
+#: a later page's folder named by a pager word and its number (``page2``)
+_WORD_NUMBER = re.compile(r"^([^\W\d_]+)[-_]?\d{1,3}$")
+_SLUG = re.compile(r"[^\w]+", re.UNICODE)
+#: a count after a facet's value: ``leather (12)``, ``leather [12]``
+_COUNT = re.compile(r"\s*[(\[]\s*\d+\s*[)\]]\s*$")
+
 
 def control_links(page_url: str, urls: Iterable[str]) -> frozenset[str]:
     """The ``urls`` (absolute, canonical) that are sort or filter controls of the page
     ``page_url``: same scheme, host and path as the page (a folder, its ``index.html``
     and the folder's name without its slash alike), which has no query but numbers
-    (``?page=2``) and is not served by a script (:data:`SCRIPT_SUFFIXES`), and a query of their own every
-    key of which is a control key: among these links to the page's path, one holds
-    a value of that key with no digit. Two passes over ``urls``."""
+    (``?page=2``) and is not served by a script (:data:`SCRIPT_SUFFIXES`), and a
+    query of their own every key of which is a control key: among these links to
+    the page's path, one holds a value of that key with no digit. Two passes over
+    ``urls``."""
     page = split_url(page_url)
     if page is None or page.path.lower().endswith(SCRIPT_SUFFIXES) or not _numbered(page.query):
         return frozenset()
@@ -52,17 +63,6 @@ def control_links(page_url: str, urls: Iterable[str]) -> frozenset[str]:
             own.append((url, _pairs(parts.query)))
     keys = {key for _, pairs in own for key, value in pairs if not any(ch.isdigit() for ch in value)}
     return frozenset(url for url, pairs in own if all(key in keys for key, _ in pairs))
-
-
-#: a page's child-folder links are facets when at least this many keys...
-FACET_MIN_KEYS = 2
-#: ...each name at least this many values (``m-leather``, ``m-linen``; ``b-acme``, ``b-vela``)
-FACET_MIN_VALUES = 2
-#: a later page's folder named by a pager word and its number (``page2``)
-_WORD_NUMBER = re.compile(r"^([^\W\d_]+)[-_]?\d{1,3}$")
-_SLUG = re.compile(r"[^\w]+", re.UNICODE)
-#: a count after a facet's value: ``leather (12)``, ``leather [12]``
-_COUNT = re.compile(r"\s*[(\[]\s*\d+\s*[)\]]\s*$")
 
 
 def facet_links(page_url: str, links: Iterable[tuple[str, str]]) -> frozenset[str]:
