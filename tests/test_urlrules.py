@@ -949,6 +949,9 @@ def test_facets_written_in_the_path_are_controls():
     # one key only, or keys of one value each: no facet panel
     assert facet_links("http://s/shoes/", facets[:2] + sections) == frozenset()
     assert facet_links("http://s/shoes/", [facets[0], facets[2]] + sections) == frozenset()
+    # another host's folders of the same path are not the page's
+    offsite = [(url.replace("http://s/", "http://t/"), text) for url, text in facets]
+    assert facet_links("http://s/shoes/", offsite + facets[:1] + facets[2:3]) == frozenset()
     # dated names are no facets: a key of digits only
     dated = [(f"http://s/blog/{year}-{name}/", name.title()) for year in (2023, 2024) for name in ("recap", "plans")]
     assert facet_links("http://s/blog/", dated) == frozenset()

@@ -34,14 +34,14 @@ from skeleton.navobjects.detector import PageDetector
 from skeleton.sew.detect import Detection, NavLink
 from skeleton.sew.edges import followed_links
 from skeleton.sew.links import extract_links, unparsable_links
-from skeleton.sew.nesting import directory_index
+from skeleton.sew.nesting import directory_index, folder_holds, section_folder
 from skeleton.urlrules.actions import action_reason
 from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.content import main_element
 from skeleton.urlrules.language import page_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
 from skeleton.web.dom import page_title
-from skeleton.web.urls import directory, in_scope, same_host, split_url, trap_reason
+from skeleton.web.urls import in_scope, same_host, split_url, trap_reason
 
 __all__ = ["PLACE_EVIDENCE", "UNPARSABLE_REASON", "Followed", "LinkFilter", "PageAnalysis", "analyse_page",
            "later_page_items", "scope_filter"]
@@ -145,8 +145,7 @@ def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[Na
         return []
     below = [folder for first in firsts if (folder := directory_index(first)) is not None]
     own = {page, *pager, *(url for name in PLACE_EVIDENCE for url in evidence.get(name) or ())}
-    here = directory(page)
-    if any(entry[0] not in own and not _folder_above(entry[0], here) for entry in followed):
+    if any(entry[0] not in own and not folder_holds(entry[0], page) for entry in followed):
         return []
     own.update(link.url for link in raw)
     shown = set().union(*context) if context else set()
@@ -165,17 +164,10 @@ def _sub_listing(url: str, folders: Sequence[str]) -> bool:
     folder = directory_index(url)
     if folder is None:
         parts = split_url(url)
-        name = parts.path.rsplit("/", 1)[-1] if parts is not None else ""
-        if not name or "." in name:
-            return False
-        folder = parts.path + "/"  # type: ignore[union-attr]
+        if parts is None or "." in parts.path.rsplit("/", 1)[-1]:
+            return False  # a file (``/archives/post.html``) is an item
+        folder = section_folder(url)
     return any(folder != top and folder.startswith(top) for top in folders)
-
-
-def _folder_above(url: str, here: str) -> bool:
-    """Is ``url`` the index page of a folder holding ``here`` (a page's ancestor by its URL)?"""
-    folder = directory_index(url)
-    return folder is not None and here.startswith(folder)
 
 
 def analyse_page(root: Any, url: str, base: str, skip: LinkFilter, *,

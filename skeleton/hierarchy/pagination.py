@@ -35,8 +35,8 @@ from urllib.parse import parse_qsl
 from skeleton.sew.nesting import INDEX_NAMES
 from skeleton.web.urls import split_url
 
-__all__ = ["PAGER_RELS", "PAGER_WORDS", "URL_PAGER_WORDS", "fold_listings", "is_later_page", "is_pager_link",
-           "is_pager_text", "worded_page",
+__all__ = ["PAGER_RELS", "PAGER_WORDS", "URL_PAGER_WORDS", "first_page_folder", "fold_listings", "is_later_page",
+           "is_pager_link", "is_pager_text", "worded_page",
            "listing_heads", "listing_keys", "pager_heads", "same_listing"]
 
 #: ``rel`` values of a pager link
@@ -185,6 +185,20 @@ def is_pager_link(page_url: str, url: str, text: str, rels: Iterable[str] = ()) 
         # whose URL has a pager's word and number (``/news/`` -> ``/news/page/2``)
         return worded_page(url)
     return _paged_url(page_url) or _paged_url(url)
+
+
+def first_page_folder(folder: str) -> str:
+    """The folder (a path) of a listing's first page for the folder of a later page
+    named with a pager's word (``/shoes/`` for ``/shoes/page/2/`` and
+    ``/shoes/page2/``, as :func:`worded_page` reads them), else ``folder``."""
+    segments = [s for s in folder.split("/") if s]
+    if len(segments) >= 2 and _NUMBER.match(segments[-1]) and segments[-2].casefold() in URL_PAGER_WORDS:
+        segments = segments[:-2]
+    elif segments and (match := _WORD_NUMBER.match(segments[-1])) and match.group(1).casefold() in URL_PAGER_WORDS:
+        segments = segments[:-1]
+    else:
+        return folder
+    return "/" + "".join(f"{s}/" for s in segments)
 
 
 def worded_page(url: str) -> bool:

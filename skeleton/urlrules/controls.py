@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from skeleton.hierarchy.pagination import URL_PAGER_WORDS
+from skeleton.hierarchy.pagination import first_page_folder
 from skeleton.sew.nesting import INDEX_NAMES, directory_index
 from skeleton.web.urls import split_url
 
@@ -36,8 +36,6 @@ SCRIPT_SUFFIXES = (".php", ".php3", ".php4", ".php5", ".asp", ".aspx", ".jsp", "
 FACET_MIN_KEYS = 2
 #: ...each name at least this many values (``m-leather``, ``m-linen``; ``b-acme``, ``b-vela``)
 FACET_MIN_VALUES = 2
-#: a later page's folder named by a pager word and its number (``page2``)
-_WORD_NUMBER = re.compile(r"^([^\W\d_]+)[-_]?\d{1,3}$")
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 #: a count after a facet's value: ``leather (12)``, ``leather [12]``
 _COUNT = re.compile(r"\s*[(\[]\s*\d+\s*[)\]]\s*$")
@@ -75,15 +73,18 @@ def facet_links(page_url: str, links: Iterable[tuple[str, str]]) -> frozenset[st
     sub-section's folder is named for its whole text (``/shoes/boots/`` "Boots"). A
     later page (``/shoes/page/2/``) links its first page's facets. One pass over the
     links."""
+    page = split_url(page_url)
     here = directory_index(page_url)
-    if here is None:
+    if page is None or here is None:
         return frozenset()
-    here = _first_page_folder(here)
+    here = first_page_folder(here)
     groups: dict[str, set[str]] = {}
     for url, text in links:
-        parts = split_url(url)
         folder = directory_index(url)
-        if parts is None or folder is None or not folder.startswith(here) or url == page_url:
+        if folder is None or not folder.startswith(here) or url == page_url:
+            continue
+        parts = split_url(url)
+        if parts is None or parts.netloc != page.netloc:  # another host's folders are not this page's
             continue
         segment = folder[len(here):].rstrip("/")
         value = _SLUG.sub("-", _COUNT.sub("", text or "").strip().casefold()).strip("-")
@@ -94,18 +95,6 @@ def facet_links(page_url: str, links: Iterable[tuple[str, str]]) -> frozenset[st
             groups.setdefault(key, set()).add(url)
     facets = [urls for urls in groups.values() if len(urls) >= FACET_MIN_VALUES]
     return frozenset(url for urls in facets for url in urls) if len(facets) >= FACET_MIN_KEYS else frozenset()
-
-
-def _first_page_folder(folder: str) -> str:
-    """The folder of a listing's first page for the folder of a later page
-    (``/shoes/`` for ``/shoes/page/2/`` and ``/shoes/page2/``), else ``folder``."""
-    segments = folder.rstrip("/").split("/")
-    if len(segments) >= 3 and segments[-1].isdigit() and segments[-2].casefold() in URL_PAGER_WORDS:
-        return "/".join(segments[:-2]) + "/"
-    match = _WORD_NUMBER.match(segments[-1])
-    if len(segments) >= 2 and match and match.group(1).casefold() in URL_PAGER_WORDS:
-        return "/".join(segments[:-1]) + "/"
-    return folder
 
 
 def _numbered(query: str) -> bool:
