@@ -8,6 +8,7 @@ in a markdown page, a heading; every benchmark table is the one
 benchmarks/docs_tables.py renders from benchmarks/results, and is where it belongs."""
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -60,6 +61,13 @@ def test_the_readme_accuracy_line_gives_the_farm_tables_figures() -> None:
                    f"loses to one of them on {below} sites"):
         assert figure in text, figure
     assert "(docs/benchmarks/accuracy.md)" in text
+    rows = json.loads((ROOT / "benchmarks" / "results" / "farm.json").read_text("utf-8"))["rows"]
+    under = sum(1 for row in rows if row["ours"]["edge_f1"] < 0.85)
+    over = sum(1 for row in rows if row["fetched_per_true"] > 1.3)
+    assert f"{under} sites score under 0.85, and {over} sites fetch more than 1.3 pages" in text
+    sites = json.loads((ROOT / "benchmarks" / "results" / "corpus.json").read_text("utf-8"))["sites"]
+    mean = sum(site["sew"]["edges"]["all"]["f1"] for site in sites.values()) / len(sites)
+    assert f"real crawls, the mean is {mean:.3f}" in text
 
 
 def test_the_readme_quick_start_runs_as_written(serve, tmp_path: Path) -> None:
