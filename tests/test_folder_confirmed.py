@@ -11,7 +11,7 @@ import pytest
 from helpers import feature_row, root_loving_model
 
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
-from skeleton.hierarchy import scoring
+from skeleton.hierarchy import resolve, scoring
 from skeleton.hierarchy.scoring import FOLDER_CONFIRMED, folder_confirmed, model_weights
 from skeleton.sew.model import load_model
 
@@ -66,6 +66,9 @@ def _site() -> dict[str, bytes]:
 
 def _tree(monkeypatch: pytest.MonkeyPatch, bonus: float) -> dict[str, str]:
     monkeypatch.setattr(scoring, "FOLDER_CONFIRMED", bonus)
+    # the menu's sections hold the home page's index too (skeleton.hierarchy.innermost):
+    # switched off, so that the bonus alone is measured
+    monkeypatch.setattr(resolve, "innermost_parents", lambda *args: {})
     site = _site()
     pages = list(find_skeleton(H, site.get, load_model()))
     edges = skeleton_edges(pages, root_loving_model().to_dict())

@@ -28,7 +28,7 @@ from typing import Any
 
 from skeleton.budget import checkpoint
 from skeleton.hierarchy.evidence import declared_places, page_evidence
-from skeleton.hierarchy.offers import page_offers
+from skeleton.hierarchy.offers import page_offers, repeated_sets
 from skeleton.hierarchy.pagination import is_later_page
 from skeleton.navobjects.detector import PageDetector
 from skeleton.sew.detect import Detection, NavLink
@@ -207,9 +207,14 @@ def analyse_page(root: Any, url: str, base: str, skip: LinkFilter, *,
     detection = None
     if detector is not None:
         detection = detector(root, url, base, list(known), list(template))
+        # the context the detection ran with (the crawl's detector reads it from the store)
+        known, template = detection.known or known, detection.template or template
         raw = detection.nav_links(url)
         unparsable = tuple(detection.unparsable)
         nav_sets = detection.nav_sets
+        menus = repeated_sets(known, (link.url for link in detection.page_links if link.url))
+        if menus:  # the ancestors' sets the page repeats (a site menu: :mod:`skeleton.hierarchy.innermost`)
+            evidence = {**evidence, "menus": menus}
     else:
         every = extract_links(root, url)
         unparsable = tuple(unparsable_links(every, url))

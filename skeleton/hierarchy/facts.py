@@ -47,6 +47,9 @@ class PageFacts(NamedTuple):
     #: a breadcrumb's links when the trail names places between its last link and the
     #: page as text only (``evidence["above"]``): ancestors, the last not the parent
     above: tuple[str, ...] = ()
+    #: the signatures of the ancestors' navigation sets the page repeats
+    #: (``evidence["menus"]``: a site menu, :func:`.offers.repeated_sets`)
+    menus: tuple[str, ...] = ()
 
 
 class OfferFacts(NamedTuple):
@@ -116,7 +119,9 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
     fields = (own(ev.get("crumbs")), own(ev.get("up")), own(ev.get("trail")), own(ev.get("filed")),
               tuple(u for u in pager if isinstance(u, str)) if isinstance(pager, list) else (),
               tuple(sorted(links, key=str)) if values is not None else tuple(links),
-              own(ev.get("above")))
+              own(ev.get("above")),
+              tuple(m for m in ev.get("menus") or () if isinstance(m, str)) if isinstance(ev.get("menus"), list)
+              else ())
     if values is not None:
         fields = tuple(values.setdefault(f, f) if f else () for f in fields)
     return PageFacts(record.get("reason") not in NOT_NODES, *fields)

@@ -40,12 +40,14 @@ from skeleton.sew.links import LinkNode
 from skeleton.sew.nesting import folder_holds, section_folder
 from skeleton.web.urls import directory, split_url
 
-__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "kept_offers", "offer_key", "origin_of", "pack_offer",
+__all__ = ["ALPHA_MIN_SIZE", "MAX_OFFERS", "OFFER_FIELDS", "REPEAT_SHARE", "kept_offers", "repeated_sets", "offer_key", "origin_of", "pack_offer",
            "unpack_offers",
            "page_offers", "section_folder", "set_signature"]
 
 #: a set shorter than this is never called alphabetical (three titles are often sorted by chance)
 ALPHA_MIN_SIZE = 8
+#: a page repeats an ancestor's navigation set when it links at least this share of its URLs
+REPEAT_SHARE = 0.9
 #: offers kept per child page; beyond it the offers with the largest ``offer_key`` are dropped
 MAX_OFFERS = 24
 #: an offer's features in their stored order (``from`` and ``parent`` are in its key)
@@ -62,6 +64,20 @@ def set_signature(urls: Iterable[str]) -> str:
     """A short, order-free fingerprint of a set of URLs."""
     digest = hashlib.blake2b("\n".join(sorted(set(urls))).encode("utf-8", "replace"), digest_size=6)
     return digest.hexdigest()
+
+
+def repeated_sets(known: Iterable[set[str]], urls: Iterable[str]) -> list[str]:
+    """The :func:`set_signature` of each set of ``known`` (the page's LinkSetDup
+    context: its ancestors' navigation sets, the home page's first) of which the
+    page's links ``urls`` hold at least ``REPEAT_SHARE``: a site menu that every
+    page repeats, which LinkSetDup then leaves out of the page's own sets. Linear
+    in the links and the sets."""
+    linked = set(urls)
+    out = []
+    for urls_of_set in known:
+        if urls_of_set and sum(1 for u in urls_of_set if u in linked) >= REPEAT_SHARE * len(urls_of_set):
+            out.append(set_signature(urls_of_set))
+    return out
 
 
 def offer_key(offer: dict[str, Any], origin: str = "", child: str = "") -> str:

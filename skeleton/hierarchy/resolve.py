@@ -2,7 +2,8 @@
 
 ``resolve_tree`` folds the pages of a paginated listing into its first page
 (:mod:`.pagination`), scores every candidate edge (:mod:`.features`,
-:mod:`.scoring`), takes the maximum spanning arborescence (:mod:`.arborescence`)
+:mod:`.scoring`), takes the maximum spanning arborescence (:mod:`.arborescence`),
+hangs each leaf from the innermost section that lists it (:mod:`.innermost`)
 and removes the views: listings that file none of what they list
 (:mod:`.views`); form pages and language copies are no nodes. ``scrapy
 tree``, ``scrapy evaluate``, the exports and the tree stored when a crawl
@@ -16,6 +17,7 @@ from typing import Any
 from .arborescence import best_tree, tree_depths
 from .facts import NOT_NODES, OfferFacts, PageFacts, offer_facts, page_facts
 from .features import EdgeRows
+from .innermost import innermost_parents, site_menus
 from .scoring import EdgeModel, model_weights
 from .views import listed_views, listing_items
 
@@ -63,6 +65,9 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
         del pages[url]
     source = EdgeRows(root, pages, offers)  # type: ignore[arg-type]
     listings = listing_items(offers)
+    # the pages whose own breadcrumb, up link or filed section declares their parent
+    declared = {url for url, facts in pages.items() if facts.up or facts.filed or facts.crumbs}
+    menus = site_menus(root, pages)
     model = EdgeModel.from_dict(edge_model) if edge_model else None
     named: dict[str, tuple[str, ...]] = {}  # child -> the candidates its evidence names
     shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # equal tuples of named candidates, one object
@@ -82,7 +87,9 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
         yield from _scored(batch, rows, model)
 
     parents = best_tree(root, weighted())
+    folders = source.folder
     source = None  # type: ignore[assignment]
+    parents.update(innermost_parents(root, parents, listings, declared, menus, folders))
     placed = {child for child, parent in parents.items() if parent in named.get(child, ())}
     for view in listed_views(root, parents, listings, placed):
         del parents[view]

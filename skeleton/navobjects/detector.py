@@ -177,6 +177,8 @@ def make_detector(name: str, sew_model: SEWModel, block_model: BlockSVM | None,
         if page is not None:
             result.nav_blocks = page.summaries()
         result.unparsable = unparsable_links(links, page_url)
+        # as SEW's own detection gives them: the page's links and the context it ran with
+        result.page_links, result.known, result.template = links, known, template
         return result
 
     return detect

@@ -52,6 +52,10 @@ class Detection:
     #: the page's links in document order, when the detector gives them: a nested
     #: list's group head may be in no accepted set (:func:`.nesting.nest_link_sets`)
     page_links: Sequence[LinkNode] = ()
+    #: the LinkSetDup context the detection ran with, when the detector gives it: the
+    #: ancestors' navigation URL sets and the template URL sets
+    known: Sequence[set[str]] = ()
+    template: Sequence[set[str]] = ()
 
     @property
     def is_navigation(self) -> bool:
@@ -106,7 +110,7 @@ def detect_in_links(links: Sequence[LinkNode], page_url: str, home_url: str,
         nav_sets=[candidates[i] for i in chosen],
         rejected_sets=[c for i, c in enumerate(candidates) if i not in set(chosen)],
         confidence=prob(best, model.mu_c, model.sigma_c) if best is not None else 0.0,
-        candidates=len(candidates), links=len(links), page_links=links)
+        candidates=len(candidates), links=len(links), page_links=links, known=known, template=template)
 
 
 def detect_navigation(root: etree._Element | None, page_url: str, model: SEWModel,

@@ -1,0 +1,223 @@
+"""Innermost listings: a page listed by nested sections hangs from the innermost.
+
+The site's truth rule (``shared/corpus/README.md``): a content page's parent is
+the section whose own listing files it, and where listings nest (a blog home
+listing every post, a category listing some; a category listing its
+sub-categories' posts too) the innermost section that lists the page is its
+parent. A blog post's parent is its category when the site's menu shows the
+categories; a tag or author page lists posts as well, but no menu files it, so it
+is a view (:mod:`.views`), not a section.
+
+The scored tree (:mod:`.arborescence`) may hang a post from the coarser listing
+(the home page's paginated list, a blog index) when nothing on the post names
+its category. :func:`innermost_parents` moves such a leaf to the innermost
+**section** that lists it:
+
+* a page the home page's **site menu** offers: a navigation set of the home page
+  that at least ``MENU_SHARE`` of the other pages repeat (:func:`site_menus`; a
+  post's category and tag links on the home page's post list are no menu), and
+  that does not list the leaf itself, or
+* a listing that lies inside the listing of such a section that lists it or
+  whose URL folder holds it (a sub-category of a category), recursively;
+
+and whose listing lies inside the listing of the leaf's parent (at least
+``INSIDE_SHARE`` of its pages, and fewer pages) without holding nearly all of
+the content (leaves that are no listing) it lists and the tree hangs from it (an archive of every post, in the menu too, is no section). A leaf whose own breadcrumb, up
+link or declared section names its parent stays there. Structure only: no word
+or class name is read.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Collection, Mapping
+
+from .features import INSIDE_MIN, INSIDE_SHARE
+
+from .facts import PageFacts
+
+__all__ = ["MAX_SECTION_DEPTH", "MENU_SHARE", "MIN_SECTIONS", "innermost_parents", "site_menus"]
+
+#: a set of the home page is the site menu when at least this share of the other pages repeat it
+MENU_SHARE = 0.5
+
+#: a site menu names sections when it offers at least this many listings inside the leaf's parent's
+MIN_SECTIONS = 2
+#: sections nest at most this deep below the one the home page's menu offers
+MAX_SECTION_DEPTH = 8
+
+
+def site_menus(root: str, pages: Mapping[str, PageFacts | None]) -> set[str]:
+    """The signatures of the navigation sets that at least ``MENU_SHARE`` of the
+    pages other than ``root`` repeat (``PageFacts.menus``): the site menus. One
+    pass over the pages."""
+    counts: Counter[str] = Counter()
+    others = 0
+    for url, facts in pages.items():
+        if url != root and facts is not None:
+            others += 1
+            counts.update(facts.menus)
+    return {sig for sig, n in counts.items() if n >= MENU_SHARE * others}
+
+
+def innermost_parents(root: str, parents: Mapping[str, str],
+                      listings: Mapping[str, Mapping[str, set[str]]],
+                      declared: Collection[str] = (), menus: Collection[str] = (),
+                      folders: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The leaves of the tree ``parents`` (child -> parent, rooted at ``root``) that
+    an innermost section lists, each with that section: child -> new parent.
+
+    ``listings`` is the crawl's :func:`.views.listing_items` (page -> the sets of
+    its own, ``sig`` -> the pages each lists); ``declared`` holds the pages whose
+    own evidence declares their parent (breadcrumb, up link, filed section),
+    which are never moved; ``menus`` the signatures of the site menus
+    (:func:`site_menus`); ``folders`` each page's URL-folder parent
+    (:func:`.peers.folder_tree`). Linear in the listings' items, plus one comparison of
+    two listings per (leaf, candidate section) pair, cached per pair of pages."""
+    folders = folders or {}
+    items: dict[str, Collection[str]] = {}
+
+    def listing(page: str) -> Collection[str]:
+        found = items.get(page)
+        if found is None:
+            sets = list(listings.get(page, {}).values())
+            found = items[page] = sets[0] if len(sets) == 1 else set().union(*sets)
+        return found
+
+    # the listings: pages that list INSIDE_MIN pages or more
+    listings_of_size = {page for page, sets in listings.items() if sum(map(len, sets.values())) >= INSIDE_MIN}
+    inside_cache: dict[tuple[str, str], bool] = {}
+
+    def inside(small: str, large: str) -> bool:
+        """Does the listing of ``small`` lie inside that of ``large`` (at least
+        ``INSIDE_SHARE`` of its pages, and fewer pages) without holding nearly all that
+        ``large``'s sets of the same pages list (an archive of every post is no section
+        of the home page; a category, one of several, is)?"""
+        key = (small, large)
+        found = inside_cache.get(key)
+        if found is None:
+            a, b = listing(small), listing(large)
+            found = False
+            if INSIDE_MIN <= len(a) < len(b) and sum(1 for i in a if i in b) >= INSIDE_SHARE * len(a):
+                same = set().union(*(s for s in listings.get(large, {}).values() if not a.isdisjoint(s)))
+                found = sum(1 for i in same if i in a) < INSIDE_SHARE * len(same)
+            inside_cache[key] = found
+        return found
+
+    # the home page's site menus, by the pages they offer
+    menu: dict[str, list[set[str]]] = defaultdict(list)
+    for sig, listed in listings.get(root, {}).items():
+        if sig not in menus:
+            continue
+        for page in listed:
+            menu[page].append(listed)
+
+    # listing -> the listings that list it, and the page whose URL folder holds it
+    # (holding its listing, they are sections above it)
+    listers: dict[str, list[str]] = defaultdict(list)
+    for page in listings_of_size:
+        if page != root:
+            for listed in listings[page].values():
+                for item in listed:
+                    if item in listings_of_size and item != page:
+                        listers[item].append(page)
+    for page in listings_of_size:
+        above = folders.get(page)
+        if above is not None and above != root and above != page and above in listings_of_size:
+            listers[page].append(above)
+
+    tops_cache: dict[str, frozenset[str]] = {}
+
+    def tops(page: str, depth: int = 0) -> frozenset[str]:
+        """The pages a site menu offers that ``page`` is, or lies inside through a
+        chain of listings, each listing the one below and holding its listing."""
+        found = tops_cache.get(page)
+        if found is None:
+            tops_cache[page] = frozenset()  # a cycle of listings stops here
+            out = {page} if page in menu else set()
+            if depth < MAX_SECTION_DEPTH:
+                for above in set(listers.get(page, ())):
+                    if inside(page, above):
+                        out |= tops(above, depth + 1)
+            found = tops_cache[page] = frozenset(out)
+        return found
+
+    sections_cache: dict[tuple[int, str], int] = {}
+
+    def sections_in(listed: set[str], parent: str) -> int:
+        """How many pages of the menu set ``listed`` are listings inside ``parent``'s."""
+        key = (id(listed), parent)
+        found = sections_cache.get(key)
+        if found is None:
+            found = sections_cache[key] = sum(1 for page in listed if inside(page, parent))
+        return found
+
+    def section(page: str, leaf: str, parent: str) -> bool:
+        # a page above it (or itself) is offered by a site menu that does not list the
+        # leaf and offers at least MIN_SECTIONS listings inside the leaf's parent's (an
+        # archive of every post alone in the menu is no section)
+        return any(leaf not in listed and sections_in(listed, parent) >= MIN_SECTIONS
+                   for top in tops(page) for listed in menu[top])
+
+    def co_listed(page: str, leaf: str, parent: str) -> bool:
+        # a set of the parent lists both: a story beside a story, not a section
+        return any(page in listed and leaf in listed for listed in listings.get(parent, {}).values())
+
+    sections = [page for page in listings_of_size if page != root and page in parents and tops(page)]
+    listed_by: dict[str, list[str]] = defaultdict(list)
+    for page in sections:
+        for listed in listings[page].values():
+            for item in listed:
+                if item in parents and item not in declared:
+                    listed_by[item].append(page)
+
+    # parent -> section -> the parent's sets that list the section (a story beside a
+    # story in one list is no section of it)
+    beside: dict[str, dict[str, list[set[str]]]] = {}
+
+    def co_listed(page: str, child: str, parent: str) -> bool:
+        found = beside.get(parent)
+        if found is None:
+            found = beside[parent] = defaultdict(list)
+            for listed in listings.get(parent, {}).values():
+                for section in listed:
+                    if section in listed_sections:
+                        found[section].append(listed)
+        return any(child in listed for listed in found.get(page, ()))
+
+    listed_sections = set(sections)
+    tree = dict(parents)
+    moved: dict[str, str] = {}
+    for child in sorted(listed_by):
+        parent = tree[child]
+        if child not in listing(parent):
+            continue
+        best: tuple[int, str] | None = None
+        for page in listed_by[child]:
+            if page in (parent, child) or not inside(page, parent) or not section(page, child, parent) \
+                    or co_listed(page, child, parent) or _descends(page, child, tree, root):
+                continue
+            key = (len(listing(page)), page)
+            if best is None or key < best:
+                best = key
+        if best is not None:
+            tree[child] = moved[child] = best[1]
+    # a sub-section whose parent's listing does not hold its own hangs from the
+    # section whose URL folder holds it, when that one's listing does
+    for page in sorted(sections):
+        parent, above = tree[page], folders.get(page)
+        if page in declared or above is None or above in (parent, page) or above not in sections \
+                or inside(page, parent) or not inside(page, above) or _descends(above, page, tree, root):
+            continue
+        tree[page] = moved[page] = above
+    return moved
+
+
+def _descends(page: str, ancestor: str, tree: Mapping[str, str], root: str) -> bool:
+    """Is ``ancestor`` on the path from ``page`` up to ``root`` in ``tree``?"""
+    seen = 0
+    while page != root and seen <= len(tree):
+        if page == ancestor:
+            return True
+        page = tree.get(page, root)
+        seen += 1
+    return False
