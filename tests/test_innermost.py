@@ -13,7 +13,7 @@ from helpers import crawl_and_score
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.hierarchy import resolve as resolve_module, scoring
 from skeleton.hierarchy.facts import PageFacts
-from skeleton.hierarchy.innermost import innermost_parents, site_menus
+from skeleton.hierarchy.innermost import declared_elsewhere, innermost_parents, site_menus
 from skeleton.hierarchy.offers import repeated_sets, set_signature
 from skeleton.sew.model import load_model
 
@@ -99,6 +99,33 @@ def test_sub_category_posts_hang_from_the_sub_category() -> None:
     moved = innermost_parents(H, parents, listings, menus={"menu"}, folders={sub: cat, cat: index})
     assert [moved[p] for p in POSTS[cat]] == [sub] * 3 + [cat] * 3
     assert moved[sub] == cat  # its folder's section holds its listing; the index does not
+
+
+def test_a_post_that_copies_the_menu_is_no_section() -> None:
+    # a "recent posts" box on every page offers posts whose own set repeats most of
+    # the menu's pages: the pages the menu offers do not move under a post
+    parents, listings = blog()
+    extra = [f"{H}x{i}/" for i in range(5)]
+    author = H + "authors/a/"
+    listings[H]["menu"] |= set(extra)
+    listings[H]["list"].add(author)
+    parents.update({page: H for page in (*extra, author)})
+    posts = ALL_POSTS[:2]
+    listings[H]["recent"] = set(posts)
+    copy = sorted(listings[H]["menu"])[2:]
+    for post in posts:
+        listings[post] = {f"copy-{post}": {*copy, author}}
+    moved = innermost_parents(H, parents, listings, menus={"menu", "recent"})
+    assert moved and set(moved.values()) <= set(CATS)
+
+
+def test_a_breadcrumb_that_repeats_the_url_folders_declares_nothing() -> None:
+    folders = {f"{H}blog/a/": f"{H}blog/", f"{H}blog/b/": f"{H}blog/", f"{H}blog/c/": f"{H}blog/"}
+    pages = {f"{H}blog/a/": PageFacts(True, (H, f"{H}blog/"), (), (), (), (), ()),
+             f"{H}blog/b/": PageFacts(True, (H, f"{H}news/"), (), (), (), (), ()),
+             f"{H}blog/c/": PageFacts(True, (), (), (f"{H}blog/",), (), (), ())}
+    # a highlighted menu item is no declaration at all
+    assert declared_elsewhere(pages, folders) == {f"{H}blog/b/"}
 
 
 def test_site_menus_are_the_sets_most_pages_repeat() -> None:

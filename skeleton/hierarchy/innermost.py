@@ -10,21 +10,25 @@ is a view (:mod:`.views`), not a section.
 
 The scored tree (:mod:`.arborescence`) may hang a post from the coarser listing
 (the home page's paginated list, a blog index) when nothing on the post names
-its category. :func:`innermost_parents` moves such a leaf to the innermost
+its category. :func:`innermost_parents` moves such a page to the innermost
 **section** that lists it:
 
 * a page the home page's **site menu** offers: a navigation set of the home page
   that at least ``MENU_SHARE`` of the other pages repeat (:func:`site_menus`; a
-  post's category and tag links on the home page's post list are no menu), and
-  that does not list the leaf itself, or
+  post's category and tag links on the home page's post list are no menu) that
+  does not list the page itself and offers at least ``MIN_SECTIONS`` listings
+  inside its parent's, or
 * a listing that lies inside the listing of such a section that lists it or
   whose URL folder holds it (a sub-category of a category), recursively;
 
-and whose listing lies inside the listing of the leaf's parent (at least
+and whose listing lies inside the listing of the page's parent (at least
 ``INSIDE_SHARE`` of its pages, and fewer pages) without holding nearly all of
-the content (leaves that are no listing) it lists and the tree hangs from it (an archive of every post, in the menu too, is no section). A leaf whose own breadcrumb, up
-link or declared section names its parent stays there. Structure only: no word
-or class name is read.
+what the parent's sets that list the same pages hold (an archive of every post, in
+the menu too, is no section). A listing that mostly repeats the menu's own pages
+(a post's copy of the menu) is no section, nor one that a set of the parent
+lists beside the page (a story beside a story in a "most read" box). A page whose own breadcrumb, up link or
+declared section names a parent other than its URL folder stays there
+(:func:`declared_elsewhere`). Structure only: no word or class name is read.
 """
 from __future__ import annotations
 
@@ -35,7 +39,8 @@ from .features import INSIDE_MIN, INSIDE_SHARE
 
 from .facts import PageFacts
 
-__all__ = ["MAX_SECTION_DEPTH", "MENU_SHARE", "MIN_SECTIONS", "innermost_parents", "site_menus"]
+__all__ = ["MAX_SECTION_DEPTH", "MENU_SHARE", "MIN_SECTIONS", "declared_elsewhere", "innermost_parents",
+           "site_menus"]
 
 #: a set of the home page is the site menu when at least this share of the other pages repeat it
 MENU_SHARE = 0.5
@@ -59,6 +64,20 @@ def site_menus(root: str, pages: Mapping[str, PageFacts | None]) -> set[str]:
     return {sig for sig, n in counts.items() if n >= MENU_SHARE * others}
 
 
+def declared_elsewhere(pages: Mapping[str, PageFacts | None], folders: Mapping[str, str]) -> set[str]:
+    """The pages whose own breadcrumb, up link or filed section names a parent other
+    than their URL folder's page (``folders``: :func:`.peers.folder_tree`). A
+    breadcrumb that only repeats the URL folders (Hugo's JSON-LD trail of a post in
+    ``/blog/``) says nothing the URL does not; one that names another page is the
+    site's own filing, which :func:`innermost_parents` never overrules."""
+    out = set()
+    for url, facts in pages.items():
+        if facts is not None and (facts.up or facts.filed or facts.crumbs) \
+                and not {*facts.up, *facts.filed, *facts.crumbs[-1:]} <= {folders.get(url)}:
+            out.add(url)
+    return out
+
+
 def innermost_parents(root: str, parents: Mapping[str, str],
                       listings: Mapping[str, Mapping[str, set[str]]],
                       declared: Collection[str] = (), menus: Collection[str] = (),
@@ -68,8 +87,8 @@ def innermost_parents(root: str, parents: Mapping[str, str],
 
     ``listings`` is the crawl's :func:`.views.listing_items` (page -> the sets of
     its own, ``sig`` -> the pages each lists); ``declared`` holds the pages whose
-    own evidence declares their parent (breadcrumb, up link, filed section),
-    which are never moved; ``menus`` the signatures of the site menus
+    own evidence names their parent (:func:`declared_elsewhere`), which are never
+    moved; ``menus`` the signatures of the site menus
     (:func:`site_menus`); ``folders`` each page's URL-folder parent
     (:func:`.peers.folder_tree`). Linear in the listings' items, plus one comparison of
     two listings per (leaf, candidate section) pair, cached per pair of pages."""
@@ -162,7 +181,13 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         # a set of the parent lists both: a story beside a story, not a section
         return any(page in listed and leaf in listed for listed in listings.get(parent, {}).values())
 
-    sections = [page for page in listings_of_size if page != root and page in parents and tops(page)]
+    def menu_copy(page: str) -> bool:
+        # a listing of the site menu's own pages (a post's copy of the menu) is no section
+        listed = listing(page)
+        return sum(1 for i in listed if i in menu) * 2 >= len(listed)
+
+    sections = [page for page in listings_of_size
+                if page != root and page in parents and not menu_copy(page) and tops(page)]
     listed_by: dict[str, list[str]] = defaultdict(list)
     for page in sections:
         for listed in listings[page].values():

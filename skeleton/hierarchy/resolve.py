@@ -17,7 +17,7 @@ from typing import Any
 from .arborescence import best_tree, tree_depths
 from .facts import NOT_NODES, OfferFacts, PageFacts, offer_facts, page_facts
 from .features import EdgeRows
-from .innermost import innermost_parents, site_menus
+from .innermost import declared_elsewhere, innermost_parents, site_menus
 from .scoring import EdgeModel, model_weights
 from .views import listed_views, listing_items
 
@@ -65,8 +65,8 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
         del pages[url]
     source = EdgeRows(root, pages, offers)  # type: ignore[arg-type]
     listings = listing_items(offers)
-    # the pages whose own breadcrumb, up link or filed section declares their parent
-    declared = {url for url, facts in pages.items() if facts.up or facts.filed or facts.crumbs}
+    folders = source.folder
+    declared = declared_elsewhere(pages, folders)
     menus = site_menus(root, pages)
     model = EdgeModel.from_dict(edge_model) if edge_model else None
     named: dict[str, tuple[str, ...]] = {}  # child -> the candidates its evidence names
@@ -87,7 +87,6 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
         yield from _scored(batch, rows, model)
 
     parents = best_tree(root, weighted())
-    folders = source.folder
     source = None  # type: ignore[assignment]
     parents.update(innermost_parents(root, parents, listings, declared, menus, folders))
     placed = {child for child, parent in parents.items() if parent in named.get(child, ())}
