@@ -48,6 +48,10 @@ def test_the_readme_test_command_is_the_one_ci_runs() -> None:
     assert ci in _code_blocks(README)[0].splitlines()
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def test_the_readme_accuracy_line_gives_the_farm_tables_figures() -> None:
     rendered = _docs_tables().render("farm")
     total = next(line for line in rendered.splitlines() if line.startswith("| **all** |"))
@@ -58,13 +62,14 @@ def test_the_readme_accuracy_line_gives_the_farm_tables_figures() -> None:
     text = " ".join(section.split())
     for figure in (f"mean edge F1 over {sites} labelled sites of {families} generator families is {mean}",
                    f"against {bfs} for an SEO crawler's breadth-first tree and {folder} for the URL-folder tree",
-                   f"loses to one of them on {below} sites"):
+                   f"loses to one of them on {_count(int(below), 'site')}"):
         assert figure in text, figure
     assert "(docs/benchmarks/accuracy.md)" in text
     rows = json.loads((ROOT / "benchmarks" / "results" / "farm.json").read_text("utf-8"))["rows"]
     under = sum(1 for row in rows if row["ours"]["edge_f1"] < 0.85)
     over = sum(1 for row in rows if row["fetched_per_true"] > 1.3)
-    assert f"{under} sites score under 0.85, and {over} sites fetch more than 1.3 pages" in text
+    assert (f"{_count(under, 'site')} score{'s' if under == 1 else ''} under 0.85, and "
+            f"{_count(over, 'site')} fetch{'es' if over == 1 else ''} more than 1.3 pages") in text
     sites = json.loads((ROOT / "benchmarks" / "results" / "corpus.json").read_text("utf-8"))["sites"]
     mean = sum(site["sew"]["edges"]["all"]["f1"] for site in sites.values()) / len(sites)
     assert f"real crawls, the mean is {mean:.3f}" in text
