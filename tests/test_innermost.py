@@ -101,9 +101,9 @@ def test_sub_category_posts_hang_from_the_sub_category() -> None:
     assert moved[sub] == cat  # its folder's section holds its listing; the index does not
 
 
-def test_a_post_that_copies_the_menu_is_no_section() -> None:
+def test_a_page_of_a_menu_of_sections_stays_where_the_menu_files_it() -> None:
     # a "recent posts" box on every page offers posts whose own set repeats most of
-    # the menu's pages: the pages the menu offers do not move under a post
+    # the menu's pages: the pages of the menu of categories do not move under a post
     parents, listings = blog()
     extra = [f"{H}x{i}/" for i in range(5)]
     author = H + "authors/a/"
@@ -117,6 +117,21 @@ def test_a_post_that_copies_the_menu_is_no_section() -> None:
         listings[post] = {f"copy-{post}": {*copy, author}}
     moved = innermost_parents(H, parents, listings, menus={"menu", "recent"})
     assert moved and set(moved.values()) <= set(CATS)
+
+
+def test_a_whole_tree_sidebar_files_pages_under_their_group_page() -> None:
+    # the home page's sidebar on every page: one set of the group pages, one of the
+    # pages below them; each group page lists its own pages and two sub-groups that
+    # the home page's sidebar does not show (a third of its listing)
+    groups = [f"{H}g{i}/overview.html" for i in range(3)]
+    pages = {g: [f"{H}g{i}/p{j}.html" for j in range(4)] for i, g in enumerate(groups)}
+    subs = {g: {f"{H}g{i}/s{j}/overview.html" for j in range(2)} for i, g in enumerate(groups)}
+    leaves = [p for ps in pages.values() for p in ps]
+    listings = {H: {"groups": set(groups), "leaves": set(leaves)},
+                **{g: {f"own-{g}": {*ps, *subs[g]}} for g, ps in pages.items()}}
+    parents = {page: H for page in (*groups, *leaves)}
+    moved = innermost_parents(H, parents, listings, menus={"groups", "leaves"})
+    assert moved == {p: g for g, ps in pages.items() for p in ps}
 
 
 def test_a_breadcrumb_that_repeats_the_url_folders_declares_nothing() -> None:

@@ -21,12 +21,12 @@ its category. :func:`innermost_parents` moves such a page to the innermost
 * a listing that lies inside the listing of such a section that lists it or
   whose URL folder holds it (a sub-category of a category), recursively;
 
-and whose listing lies inside the listing of the page's parent (at least
-``INSIDE_SHARE`` of its pages, and fewer pages) without holding nearly all of
+and whose listing lies inside the listing of the page's parent (the parent lists at
+least ``NEST_SHARE`` of its pages, and more pages) without holding nearly all of
 what the parent's sets that list the same pages hold (an archive of every post, in
-the menu too, is no section). A listing that mostly repeats the menu's own pages
-(a post's copy of the menu) is no section, nor one that a set of the parent
-lists beside the page (a story beside a story in a "most read" box). A page whose own breadcrumb, up link or
+the menu too, is no section), nor is one that a set of the parent lists beside the
+page (a story beside a story in a "most read" box). A page that a menu of sections
+offers (About beside the categories) stays where it is. A page whose own breadcrumb, up link or
 declared section names a parent other than its URL folder stays there
 (:func:`declared_elsewhere`). Structure only: no word or class name is read.
 """
@@ -39,9 +39,12 @@ from .features import INSIDE_MIN, INSIDE_SHARE
 
 from .facts import PageFacts
 
-__all__ = ["MAX_SECTION_DEPTH", "MENU_SHARE", "MIN_SECTIONS", "declared_elsewhere", "innermost_parents",
+__all__ = ["MAX_SECTION_DEPTH", "MENU_SHARE", "MIN_SECTIONS", "NEST_SHARE", "declared_elsewhere", "innermost_parents",
            "site_menus"]
 
+#: a section's listing lies inside its parent's when the parent lists at least this share
+#: of it (a group page also lists its sub-groups' pages, which only deeper pages show)
+NEST_SHARE = 0.6
 #: a set of the home page is the site menu when at least this share of the other pages repeat it
 MENU_SHARE = 0.5
 
@@ -108,7 +111,7 @@ def innermost_parents(root: str, parents: Mapping[str, str],
 
     def inside(small: str, large: str) -> bool:
         """Does the listing of ``small`` lie inside that of ``large`` (at least
-        ``INSIDE_SHARE`` of its pages, and fewer pages) without holding nearly all that
+        ``NEST_SHARE`` of its pages, and fewer pages) without holding ``INSIDE_SHARE`` of what
         ``large``'s sets of the same pages list (an archive of every post is no section
         of the home page; a category, one of several, is)?"""
         key = (small, large)
@@ -116,7 +119,7 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         if found is None:
             a, b = listing(small), listing(large)
             found = False
-            if INSIDE_MIN <= len(a) < len(b) and sum(1 for i in a if i in b) >= INSIDE_SHARE * len(a):
+            if INSIDE_MIN <= len(a) < len(b) and sum(1 for i in a if i in b) >= NEST_SHARE * len(a):
                 same = set().union(*(s for s in listings.get(large, {}).values() if not a.isdisjoint(s)))
                 found = sum(1 for i in same if i in a) < INSIDE_SHARE * len(same)
             inside_cache[key] = found
@@ -181,13 +184,7 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         # a set of the parent lists both: a story beside a story, not a section
         return any(page in listed and leaf in listed for listed in listings.get(parent, {}).values())
 
-    def menu_copy(page: str) -> bool:
-        # a listing of the site menu's own pages (a post's copy of the menu) is no section
-        listed = listing(page)
-        return sum(1 for i in listed if i in menu) * 2 >= len(listed)
-
-    sections = [page for page in listings_of_size
-                if page != root and page in parents and not menu_copy(page) and tops(page)]
+    sections = [page for page in listings_of_size if page != root and page in parents and tops(page)]
     listed_by: dict[str, list[str]] = defaultdict(list)
     for page in sections:
         for listed in listings[page].values():
@@ -214,8 +211,9 @@ def innermost_parents(root: str, parents: Mapping[str, str],
     moved: dict[str, str] = {}
     for child in sorted(listed_by):
         parent = tree[child]
-        if child not in listing(parent):
-            continue
+        if child not in listing(parent) or any(sections_in(listed, parent) >= MIN_SECTIONS
+                                               for listed in menu.get(child, ())):
+            continue  # a page of a menu of sections is filed by the menu, where it stands
         best: tuple[int, str] | None = None
         for page in listed_by[child]:
             if page in (parent, child) or not inside(page, parent) or not section(page, child, parent) \
