@@ -17,7 +17,9 @@ class PageItem(scrapy.Item):
     in the skeleton are decided from every page's evidence once the crawl is done:
     ``scrapy tree`` (JSON, text, CSV) gives them. ``evidence`` holds what the page
     says of its own place (``crumbs``, ``up``, ``trail``, ``filed``, ``pager``:
-    :mod:`skeleton.hierarchy.evidence`). ``nav_links`` lists the page's
+    :mod:`skeleton.hierarchy.evidence`) and the fingerprints of the home page's
+    (and ancestors') navigation sets it repeats (``menus``:
+    :func:`skeleton.hierarchy.offers.repeated_sets`). ``nav_links`` lists the page's
     followable navigation links as ``{"url", "text", "parent"}`` dicts, where
     ``parent`` is the page itself or, in a nested table of contents, the URL of
     the enclosing entry. ``reason`` says why a page is a leaf without analysis

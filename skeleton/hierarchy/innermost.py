@@ -180,10 +180,6 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         return any(leaf not in listed and sections_in(listed, parent) >= MIN_SECTIONS
                    for top in tops(page) for listed in menu[top])
 
-    def co_listed(page: str, leaf: str, parent: str) -> bool:
-        # a set of the parent lists both: a story beside a story, not a section
-        return any(page in listed and leaf in listed for listed in listings.get(parent, {}).values())
-
     sections = [page for page in listings_of_size if page != root and page in parents and tops(page)]
     listed_by: dict[str, list[str]] = defaultdict(list)
     for page in sections:
@@ -197,6 +193,7 @@ def innermost_parents(root: str, parents: Mapping[str, str],
     beside: dict[str, dict[str, list[set[str]]]] = {}
 
     def co_listed(page: str, child: str, parent: str) -> bool:
+        # a set of the parent lists both: a story beside a story, not a section
         found = beside.get(parent)
         if found is None:
             found = beside[parent] = defaultdict(list)
