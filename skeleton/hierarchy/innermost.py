@@ -109,6 +109,23 @@ def innermost_parents(root: str, parents: Mapping[str, str],
     listings_of_size = {page for page, sets in listings.items() if sum(map(len, sets.values())) >= INSIDE_MIN}
     inside_cache: dict[tuple[str, str], bool] = {}
 
+    # page -> (its sets' sizes, item -> the indexes of the sets that list it)
+    set_index: dict[str, tuple[list[int], dict[str, list[int]]]] = {}
+
+    def same_size(large: str, a: Collection[str]) -> int:
+        """How many pages the sets of ``large`` that list a page of ``a`` list (set by
+        set: a page two of them list counts twice). Reads ``a`` once."""
+        found = set_index.get(large)
+        if found is None:
+            sets = list(listings.get(large, {}).values())
+            where: dict[str, list[int]] = defaultdict(list)
+            for n, listed in enumerate(sets):
+                for item in listed:
+                    where[item].append(n)
+            found = set_index[large] = ([len(listed) for listed in sets], where)
+        sizes, where = found
+        return sum(sizes[n] for n in {n for i in a for n in where.get(i, ())})
+
     def inside(small: str, large: str) -> bool:
         """Does the listing of ``small`` lie inside that of ``large`` (at least
         ``NEST_SHARE`` of its pages, and fewer pages) without holding ``INSIDE_SHARE`` of what
@@ -118,10 +135,9 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         found = inside_cache.get(key)
         if found is None:
             a, b = listing(small), listing(large)
-            found = False
-            if INSIDE_MIN <= len(a) < len(b) and sum(1 for i in a if i in b) >= NEST_SHARE * len(a):
-                same = set().union(*(s for s in listings.get(large, {}).values() if not a.isdisjoint(s)))
-                found = sum(1 for i in same if i in a) < INSIDE_SHARE * len(same)
+            held = sum(1 for i in a if i in b)
+            found = INSIDE_MIN <= len(a) < len(b) and held >= NEST_SHARE * len(a) \
+                and held < INSIDE_SHARE * same_size(large, a)
             inside_cache[key] = found
         return found
 
