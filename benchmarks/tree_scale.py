@@ -2,7 +2,8 @@
 
 A synthetic site with the shape crawls show: a tree of sections (fan-out 8)
 whose pages are each offered by their section, by a home-page shortcut list
-("latest"), by a site-wide menu of the top sections on every page, and by
+("latest"), by a site-wide menu of the top sections on every page (the home
+page's own menu, which every page's evidence says it repeats), and by
 sibling cross links (each page offers two siblings, so sections are cycles of
 mutual offers), with breadcrumbs naming the true parent on half of the pages.
 Every candidate edge is scored with the shipped model's edge score and the
@@ -63,8 +64,10 @@ def synthetic_site(target_edges: int, seed: int = 1) -> tuple[str, dict, dict, d
         for t in top:
             if t != u:
                 offer(u, t, len(top), "menu")
-    pages = {u: {"evidence": ({"crumbs": [H, parent[u]]} if u in parent and rnd.random() < 0.5 else {}),
-                 "nav_links": []} for u in urls}
+    for t in top:  # the home page's own menu, which every page repeats (innermost sections)
+        offer(H, t, len(top), "home-menu")
+    pages = {u: {"evidence": ({"crumbs": [H, parent[u]]} if u in parent and rnd.random() < 0.5 else {})
+                 | {"menus": ["home-menu"]}, "nav_links": []} for u in urls}
     return H, pages, offers, parent
 
 
