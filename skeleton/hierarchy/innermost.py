@@ -26,30 +26,31 @@ least ``NEST_SHARE`` of its pages, and more pages) without holding nearly all of
 what the parent's sets that list the same pages hold (an archive of every post, in
 the menu too, is no section), nor is one that a set of the parent lists beside the
 page (a story beside a story in a "most read" box). A page that a menu of sections
-offers (About beside the categories) stays where it is. A page whose own breadcrumb, up link or
-declared section names a parent other than its URL folder stays there
-(:func:`declared_elsewhere`). Structure only: no word or class name is read.
+offers (About beside the categories) stays where it is. A page whose own
+breadcrumb, up link or declared section names a parent other than its URL folder
+stays there (:func:`declared_elsewhere`). Structure only: no word or class name is
+read.
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
 
+from .facts import PageFacts
 from .features import INSIDE_MIN, INSIDE_SHARE
 
-from .facts import PageFacts
-
-__all__ = ["MAX_SECTION_DEPTH", "MENU_SHARE", "MIN_SECTIONS", "NEST_SHARE", "declared_elsewhere", "innermost_parents",
-           "site_menus"]
+__all__ = ["MAX_SECTION_DEPTH", "MENU_LISTINGS_READ", "MENU_SHARE", "MIN_SECTIONS", "NEST_SHARE", "declared_elsewhere",
+           "innermost_parents", "site_menus"]
 
 #: a section's listing lies inside its parent's when the parent lists at least this share
 #: of it (a group page also lists its sub-groups' pages, which only deeper pages show)
 NEST_SHARE = 0.6
 #: a set of the home page is the site menu when at least this share of the other pages repeat it
 MENU_SHARE = 0.5
-
-#: a site menu names sections when it offers at least this many listings inside the leaf's parent's
+#: a site menu names sections when it offers at least this many listings inside the page's parent's
 MIN_SECTIONS = 2
+#: the listings of a site menu read to find ``MIN_SECTIONS`` inside a parent's listing
+MENU_LISTINGS_READ = 64
 #: sections nest at most this deep below the one the home page's menu offers
 MAX_SECTION_DEPTH = 8
 
@@ -85,16 +86,17 @@ def innermost_parents(root: str, parents: Mapping[str, str],
                       listings: Mapping[str, Mapping[str, set[str]]],
                       declared: Collection[str] = (), menus: Collection[str] = (),
                       folders: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The leaves of the tree ``parents`` (child -> parent, rooted at ``root``) that
-    an innermost section lists, each with that section: child -> new parent.
+    """The pages of the tree ``parents`` (child -> parent, rooted at ``root``) that an
+    innermost section lists, each with that section: child -> new parent.
 
     ``listings`` is the crawl's :func:`.views.listing_items` (page -> the sets of
     its own, ``sig`` -> the pages each lists); ``declared`` holds the pages whose
     own evidence names their parent (:func:`declared_elsewhere`), which are never
     moved; ``menus`` the signatures of the site menus
     (:func:`site_menus`); ``folders`` each page's URL-folder parent
-    (:func:`.peers.folder_tree`). Linear in the listings' items, plus one comparison of
-    two listings per (leaf, candidate section) pair, cached per pair of pages."""
+    (:func:`.peers.folder_tree`). Linear in the listings' items: each comparison of a
+    section's listing with a parent's reads the section's listing once, and is made
+    once per pair of pages."""
     folders = folders or {}
     items: dict[str, Collection[str]] = {}
 
@@ -135,9 +137,10 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         found = inside_cache.get(key)
         if found is None:
             a, b = listing(small), listing(large)
-            held = sum(1 for i in a if i in b)
-            found = INSIDE_MIN <= len(a) < len(b) and held >= NEST_SHARE * len(a) \
-                and held < INSIDE_SHARE * same_size(large, a)
+            found = False
+            if INSIDE_MIN <= len(a) < len(b):
+                held = sum(1 for i in a if i in b)
+                found = NEST_SHARE * len(a) <= held < INSIDE_SHARE * same_size(large, a)
             inside_cache[key] = found
         return found
 
@@ -180,13 +183,24 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         return found
 
     sections_cache: dict[tuple[int, str], int] = {}
+    menu_listings: dict[int, list[str]] = {}
 
     def sections_in(listed: set[str], parent: str) -> int:
-        """How many pages of the menu set ``listed`` are listings inside ``parent``'s."""
+        """How many of the first ``MENU_LISTINGS_READ`` listings of the menu set ``listed``
+        lie inside ``parent``'s, up to ``MIN_SECTIONS`` (a whole-tree sidebar of
+        thousands of pages is read that far, whatever the number of parents)."""
         key = (id(listed), parent)
         found = sections_cache.get(key)
         if found is None:
-            found = sections_cache[key] = sum(1 for page in listed if inside(page, parent))
+            pages = menu_listings.get(id(listed))
+            if pages is None:
+                pages = menu_listings[id(listed)] = sorted(p for p in listed if p in listings_of_size)
+            found = 0
+            for page in pages[:MENU_LISTINGS_READ]:
+                if found >= MIN_SECTIONS:
+                    break
+                found += inside(page, parent)
+            sections_cache[key] = found
         return found
 
     def section(page: str, leaf: str, parent: str) -> bool:
