@@ -263,3 +263,10 @@ def test_a_manuals_menu_sections_hold_the_home_pages_index_of_every_page(monkeyp
         for name in names:
             if f"{section}/{name}" != CRUMBED:  # its breadcrumb names the home page
                 assert tree[f"{section}/{name}/"] == f"{section}/", (section, name)
+
+
+def test_a_record_whose_menus_are_not_fingerprints_says_nothing() -> None:
+    from skeleton.hierarchy.facts import page_facts
+
+    assert page_facts(H, {"evidence": {"menus": "menu"}}).menus == ()
+    assert page_facts(H, {"evidence": {"menus": [1, None, "menu"]}}).menus == ("menu",)

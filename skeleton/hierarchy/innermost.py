@@ -210,7 +210,7 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         return any(leaf not in listed and sections_in(listed, parent) >= MIN_SECTIONS
                    for top in tops(page) for listed in menu[top])
 
-    sections = [page for page in listings_of_size if page != root and page in parents and tops(page)]
+    sections = {page for page in listings_of_size if page != root and page in parents and tops(page)}
     listed_by: dict[str, list[str]] = defaultdict(list)
     for page in sections:
         for listed in listings[page].values():
@@ -229,11 +229,10 @@ def innermost_parents(root: str, parents: Mapping[str, str],
             found = beside[parent] = defaultdict(list)
             for listed in listings.get(parent, {}).values():
                 for section in listed:
-                    if section in listed_sections:
+                    if section in sections:
                         found[section].append(listed)
         return any(child in listed for listed in found.get(page, ()))
 
-    listed_sections = set(sections)
     tree = dict(parents)
     moved: dict[str, str] = {}
     for child in sorted(listed_by):
