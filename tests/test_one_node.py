@@ -263,3 +263,24 @@ def test_two_workers_share_what_they_learn_and_give_the_same_tree(serve, tmp_pat
         assert client.scard(keys.forms) == 0 and any("skeleton/skipped/action/" in log for log in logs)
     finally:
         client.close()
+
+
+def test_a_clean_url_and_its_file_are_one_node(serve, tmp_path: Path) -> None:
+    """A server that answers ``/b`` with the file ``b.html`` (GitHub Pages, Netlify, the
+    test server) gives one page under two URLs: a page whose menu links the clean URLs
+    makes no second node."""
+    site = tmp_path / "site"
+    site.mkdir()
+    text = " ".join(f"Sentence {i} of this chapter, about harbour cranes and tides." for i in range(6))
+    for name in ("index", "a", "b", "c"):
+        suffix = "" if name == "b" else ".html"  # b's menu links the clean URLs
+        menu = "".join(f"<li><a href='{n}{suffix}'>Chapter {n}</a></li>" for n in "abc")
+        (site / f"{name}.html").write_text(f"<html><body><nav><ul>{menu}</ul></nav><main><h1>{name}</h1>"
+                                           f"<p>{text} ({name})</p></main></body></html>")
+    base = serve(site)
+    done = run_scrapy(["crawl", "skeleton", "-a", f"base={base}", "-a", "crawl=clean", *FAST], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    tree = run_scrapy(["tree", "--crawl", "clean", "--format", "csv"], tmp_path)
+    assert tree.returncode == 0, tree.stderr[-3000:]
+    urls = {row["url"] for row in DictReader(StringIO(tree.stdout))}
+    assert urls == {base, base + "a.html", base + "b.html", base + "c.html"}

@@ -12,7 +12,8 @@ from skeleton.urlrules.actions import (
 from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.content import content_text, main_element, main_text
 from skeleton.urlrules.duplicates import (
-    MIN_SUPPORT, MIN_TEXT, LearnedRules, Variant, content_fingerprint, learned_rules,
+    CLEAN_URL_SUFFIX, MIN_SUPPORT, MIN_TEXT, LearnedRules, Variant, compare_variants, content_fingerprint,
+    learned_rules,
     variant_candidates, vote_fields,
 )
 from skeleton.urlrules.language import (
@@ -283,12 +284,28 @@ def test_variant_candidates_single_param() -> None:
 
 @pytest.mark.parametrize(("url", "parent", "segment"), [
     ("http://ex.com/2024/05/x/amp/", "http://ex.com/2024/05/x/", "amp"),
-    ("http://ex.com/2024/05/x/amp", "http://ex.com/2024/05/x/", "amp"),
     ("http://ex.com/blog/post/print/", "http://ex.com/blog/post/", "print"),
 ])
 def test_variant_candidates_trailing_segment(url: str, parent: str, segment: str) -> None:
     """A short word as the last path segment gives a segment candidate."""
     assert variant_candidates(url) == [Variant(parent, "s", (segment,))]
+
+
+def test_variant_candidates_clean_url() -> None:
+    """A clean URL (no query, slash or dot at its end) is also compared with the file it
+    stands for, after its segment candidate; its comparisons vote for nothing."""
+    assert variant_candidates("http://ex.com/2024/05/x/amp") == [
+        Variant("http://ex.com/2024/05/x/", "s", ("amp",)),
+        Variant("http://ex.com/2024/05/x/amp.html", "h", (CLEAN_URL_SUFFIX,))]
+    assert variant_candidates("http://ex.com/user-guide/choosing-your-theme") == [
+        Variant("http://ex.com/user-guide/choosing-your-theme.html", "h", (CLEAN_URL_SUFFIX,))]
+    assert variant_candidates("http://ex.com/about") == [Variant("http://ex.com/about.html", "h", (".html",))]
+    for url in ("http://ex.com/guide/intro.html", "http://ex.com/guide/", "http://ex.com/v1.2", "http://ex.com/"):
+        assert all(v.kind != "h" for v in variant_candidates(url)), url
+    clean = Variant("http://ex.com/about.html", "h", (CLEAN_URL_SUFFIX,))
+    assert vote_fields(clean, True) == vote_fields(clean, False) == []
+    same = compare_variants("http://ex.com/about", "f1", {"http://ex.com/about.html": "f1"})
+    assert same.aliases == {"http://ex.com/about": "http://ex.com/about.html"} and not same.votes
 
 
 @pytest.mark.parametrize("url", [

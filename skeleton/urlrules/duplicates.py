@@ -13,7 +13,9 @@ page content show that the difference is irrelevant for that site. Here
   look alike);
 * each fetched URL is compared with its **simpler variants**
   (:func:`variant_candidates`): the URL without its query, without one of its
-  parameters, without its last path segment;
+  parameters, without its last path segment, and a clean URL (``/guide/intro``)
+  with the file name it stands for (``/guide/intro.html``): a server that answers
+  both with one file (GitHub Pages, Netlify) makes them one page;
 * a comparison is a **vote** for each differing parameter (or segment): ``same``
   when the fingerprints agree, ``diff`` when they do not and only one parameter
   differs (with several, the one that changed the page is unknown);
@@ -42,7 +44,7 @@ from .content import content_text, main_element
 from .slash import adds_slash, with_slash
 from .tracking import query_names, strip_params
 
-__all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "Variant", "Comparison", "LearnedRules",
+__all__ = ["MIN_TEXT", "MIN_SUPPORT", "MAX_SEGMENT", "CLEAN_URL_SUFFIX", "Variant", "Comparison", "LearnedRules",
            "content_fingerprint", "variant_candidates", "vote_fields", "compare_variants", "learned_rules"]
 
 #: a page with less main text than this (characters) has no fingerprint
@@ -51,6 +53,8 @@ MIN_TEXT = 40
 MIN_SUPPORT = 2
 #: a trailing path segment longer than this is a page's name, not a variant marker
 MAX_SEGMENT = 12
+#: the file suffix a clean URL stands for (kind ``"h"``: compared, never voted on)
+CLEAN_URL_SUFFIX = ".html"
 
 _SEGMENT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
@@ -70,7 +74,8 @@ def content_fingerprint(root: etree._Element | None, attributes: str | None = No
 @dataclass(frozen=True, slots=True)
 class Variant:
     """A simpler URL ``url`` of a fetched URL, and what differs: ``kind`` ``"q"``
-    (the query parameters ``names``) or ``"s"`` (the trailing path segment ``names[0]``)."""
+    (the query parameters ``names``), ``"s"`` (the trailing path segment ``names[0]``)
+    or ``"h"`` (the clean URL's file suffix, ``names[0]``)."""
 
     url: str
     kind: str
@@ -79,9 +84,11 @@ class Variant:
 
 def variant_candidates(url: str) -> list[Variant]:
     """The simpler URLs a fetched ``url`` is compared with: without its query,
-    without each one of its parameters (when it has several), and without its last
-    path segment (a word of at most ``MAX_SEGMENT`` characters, on a URL without query).
-    No candidates for an unparsable URL (:func:`skeleton.web.urls.split_url`)."""
+    without each one of its parameters (when it has several), without its last
+    path segment (a word of at most ``MAX_SEGMENT`` characters, on a URL without query),
+    and, for a clean URL (no query, no trailing slash, no dot in its last segment), the
+    file it stands for (``CLEAN_URL_SUFFIX`` added). No candidates for an unparsable URL
+    (:func:`skeleton.web.urls.split_url`)."""
     parts = split_url(url)
     if parts is None:
         return []
@@ -97,13 +104,17 @@ def variant_candidates(url: str) -> list[Variant]:
     if len(segments) >= 3 and _SEGMENT.match(segments[-1]) and len(segments[-1]) <= MAX_SEGMENT:
         parent = "/".join(segments[:-1]) + "/"
         out.append(Variant(urlunsplit((parts.scheme, parts.netloc, parent, "", "")), "s", (segments[-1],)))
+    if len(segments) >= 2 and segments[-1] and not path.endswith("/") and "." not in segments[-1]:
+        out.append(Variant(urlunsplit((parts.scheme, parts.netloc, path + CLEAN_URL_SUFFIX, "", "")), "h",
+                           (CLEAN_URL_SUFFIX,)))
     return out
 
 
 def vote_fields(variant: Variant, same: bool) -> list[str]:
     """The vote counters one comparison increments (``"q:NAME:same"``, ``"s:SEG:diff"``);
-    none for a difference over several parameters."""
-    if not same and len(variant.names) != 1:
+    none for a difference over several parameters, and none for a clean URL (kind
+    ``"h"``: the server's answer, not a rule to learn)."""
+    if variant.kind == "h" or (not same and len(variant.names) != 1):
         return []
     verdict = "same" if same else "diff"
     return [f"{variant.kind}:{name}:{verdict}" for name in variant.names]
