@@ -71,7 +71,7 @@ class _Link:
         self.url, self.sec_name = url, text
 
 
-def test_only_a_later_page_that_follows_nothing_else_gives_its_loose_links() -> None:
+def test_only_a_later_page_whose_main_content_follows_nothing_else_gives_its_loose_links() -> None:
     later, first = f"{H}shoes/page/2/", f"{H}shoes/"
     links = [_Link(f"{H}shoes/"), _Link(f"{H}about.html"), _Link(f"{H}p/a.html", "A"), _Link(first, "1")]
     menu = [{f"{H}shoes/", f"{H}about.html"}]
@@ -80,7 +80,12 @@ def test_only_a_later_page_that_follows_nothing_else_gives_its_loose_links() -> 
     # the first page of a listing (no later page), or a later page that follows an item
     assert later_page_items(first, {"pager": [later]}, [], [], lambda: links, menu) == []
     followed = [(f"{H}p/b.html", "B", later, 1)]
-    assert later_page_items(later, {"pager": [first]}, [], followed, lambda: links, menu) == []
+    with_b = [*links, _Link(f"{H}p/b.html", "B")]
+    assert later_page_items(later, {"pager": [first]}, [], followed, lambda: with_b, menu) == []
+    # a set followed outside the main content (a footer the menu context misses) is no listing
+    footer = [(f"{H}imprint.html", "Imprint", later, 1), (f"{H}privacy.html", "Privacy", later, 1)]
+    assert later_page_items(later, {"pager": [first]}, [], footer, lambda: links, menu) == [
+        NavLink(f"{H}p/a.html", "A", later)]
     # a link to a folder holding the page (its section, an unmarked breadcrumb) is no item
     followed = [(f"{H}shoes/", "Shoes", later, 1), (H, "Shop", later, 1)]
     assert later_page_items(later, {"pager": [first]}, [], followed, lambda: links, menu) == [

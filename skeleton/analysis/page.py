@@ -128,9 +128,10 @@ def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[Na
                      context: Sequence[set[str]]) -> list[NavLink]:
     """The items of a later page of a listing (``page/2/``, ``?page=3``: a page whose
     pager links its first page, :func:`skeleton.hierarchy.pagination.is_later_page`)
-    when it follows none (``followed``: its pager links, its own places and the index
-    pages of the folders holding it at most): the links of its main content
-    (``links()``, called only then; a sidebar's links are no items) that are in no
+    when its main content follows none (``followed``: its pager links, its own places
+    and the index pages of the folders holding it at most; a footer or sidebar set
+    outside the main content may be followed): the links of its main content
+    (``links()``, called only for a later page; a sidebar's links are no items) that are in no
     set of the crawl's LinkSetDup ``context`` (menus, template blocks), in none of
     its navigation sets (``raw``: followed or skipped already), no pager link, no
     place of its own, not the page and no index page of a folder below the
@@ -145,12 +146,14 @@ def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[Na
         return []
     below = [folder for first in firsts if (folder := directory_index(first)) is not None]
     own = {page, *pager, *(url for name in PLACE_EVIDENCE for url in evidence.get(name) or ())}
-    if any(entry[0] not in own and not folder_holds(entry[0], page) for entry in followed):
+    main = links()
+    inside = {link.url for link in main}
+    if any(entry[0] not in own and entry[0] in inside and not folder_holds(entry[0], page) for entry in followed):
         return []
     own.update(link.url for link in raw)
     shown = set().union(*context) if context else set()
     items: dict[str, NavLink] = {}
-    for link in links():
+    for link in main:
         url = link.url
         if url and url not in own and url not in shown and url not in items and not _sub_listing(url, below):
             items[url] = NavLink(url, link.sec_name, page)
