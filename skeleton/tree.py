@@ -6,16 +6,19 @@ resolved parent (:mod:`skeleton.hierarchy.resolve`); its renderings are in
 
 A page that failed for good (record ``reason`` ``failed``, its ``status`` an HTTP
 status code or an error kind) is a broken node: ``"broken": true`` and its
-``"status"`` in JSON (:func:`failed_status`).
+``"status"`` in JSON (:func:`failed_status`). A URL the site answered with Not Found
+or Gone (404, 410) is a broken link, no page and no node: :func:`not_found_report`
+lists them, with the page whose link found each.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from skeleton.hierarchy.facts import not_found
 from skeleton.hierarchy.resolve import FAILED_REASON
 
-__all__ = ["build_tree", "failed_status"]
+__all__ = ["build_tree", "failed_status", "not_found_report"]
 
 
 def failed_status(record: Any) -> str | None:
@@ -61,3 +64,16 @@ def build_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
                 current["children"].append(entry)
                 stack.append(entry)
     return top
+
+
+def not_found_report(pages: Mapping[str, Any]) -> list[dict[str, str]]:
+    """``[{"url", "status", "linked_from"}]``, sorted by URL: the recorded URLs the site
+    answered with Not Found or Gone (:func:`skeleton.hierarchy.facts.not_found`), each
+    with the page whose link found it (its record's ``found_from``; "" if none)."""
+    out = []
+    for url, record in pages.items():
+        if not_found(record):
+            found = record.get("found_from")
+            out.append({"url": str(url), "status": str(record.get("status")),
+                        "linked_from": found if isinstance(found, str) else ""})
+    return sorted(out, key=lambda entry: entry["url"])

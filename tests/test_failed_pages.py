@@ -22,6 +22,8 @@ from skeleton.pipelines.tree import TreePipeline, page_stored
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
 from skeleton.store.tree import load_hash
+from skeleton.exports.outline import render_text
+from skeleton.tree import not_found_report
 
 SITE = FIXTURES / "tinysite"
 #: the tiny site's news section answers 500 to every request, one guide 404, and
@@ -84,28 +86,36 @@ def test_pages_failing_for_good_are_broken_leaves_in_redis_tree_and_status(serve
            (tmp_path / "pages.jsonl").read_text("utf-8").splitlines()}
     assert {url: fed[url]["status"] for url in failed} == failed
 
-    # scrapy tree: broken leaves under the page that offered them; nothing fetched is lost
+    # scrapy tree: broken leaves under the page that offered them; nothing fetched is lost;
+    # the URL the site answered Not Found is a broken link, no node, listed with its page
+    gone = base + "guides/g2.html"
     done = run_scrapy(["tree", "--crawl", "faulty"], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    nodes = _nodes(json.loads(done.stdout))
-    assert set(nodes) == set(pages)  # every recorded page, fetched or failed, is a node
+    tree = json.loads(done.stdout)
+    nodes = _nodes(tree)
+    assert set(nodes) == set(pages) - {gone}  # every other recorded page, fetched or failed, is a node
+    assert tree["not_found"] == [{"url": gone, "status": "404", "linked_from": base + "guides/"}]
     for url, status in failed.items():
+        if url == gone:
+            continue
         assert nodes[url]["broken"] is True and nodes[url]["status"] == status
         offerers = {base, pages[url]["found_from"]}
         assert nodes[url]["parent"] in offerers
-    assert nodes[base + "guides/g2.html"]["parent"] == base + "guides/"
-    assert nodes[base + "about.html"]["children"] == [] == nodes[base + "guides/g2.html"]["children"]
+    assert nodes[base + "about.html"]["children"] == []
     assert not any(n.get("broken") for url, n in nodes.items() if url not in failed)
     assert nodes[base + "news/"]["parent"] == base  # a section failing: its pages are never fetched
     done = run_scrapy(["tree", "--crawl", "faulty", "--format", "text"], tmp_path)
     lines = done.stdout.splitlines()
     assert f"  (untitled) <{base}about.html> [failed timeout]" in lines
-    guides = lines.index(f"  Guides <{base}guides/>")
-    assert f"    (untitled) <{base}guides/g2.html> [failed 404]" in lines[guides:]
-    assert sum("[failed " in line for line in lines) == 3
+    assert sum("[failed " in line for line in lines) == 2
+    assert lines[-1] == f"not found 404 <{gone}> linked from <{base}guides/>"
     done = run_scrapy(["tree", "--crawl", "faulty", "-o", "tree.csv"], tmp_path)
     rows = (tmp_path / "tree.csv").read_text("utf-8").splitlines()
-    assert rows[0].endswith(",status") and f"{base}guides/g2.html,,{base}guides/,2,0,False,404" in rows
+    assert rows[0].endswith(",status") and not any(row.startswith(gone + ",") for row in rows)
+    assert any(row.startswith(base + "news/,") and row.endswith(",500") for row in rows)
+    done = run_scrapy(["tree", "--crawl", "faulty", "-o", "tree.html"], tmp_path)
+    page = (tmp_path / "tree.html").read_text("utf-8")
+    assert '<section id="not-found">' in page and f'<a href="{gone}">' in page
 
     # scrapy status: the count, by status
     done = run_scrapy(["status", "--crawl", "faulty", "--json"], tmp_path)
@@ -183,3 +193,17 @@ def test_broken_nodes_are_not_scored_as_pages_of_the_site() -> None:
     root, edges, nodes = tree_edges(tree)
     assert nodes == 4  # the broken one is not counted
     assert sorted(edges) == sorted([(root, "http://s/a.html"), ("http://s/gone/b.html", "http://s/gone/b/c.html")])
+
+
+def test_the_not_found_report_lists_broken_links_only() -> None:
+    """Only failed records answered 404 or 410 are broken links, sorted by URL, each with
+    the page whose link found it ("" when the record names none or no string)."""
+    pages = {"http://s/b": {"reason": FAILED_REASON, "status": "410", "found_from": "http://s/"},
+             "http://s/a": {"reason": FAILED_REASON, "status": "404", "found_from": ["x"]},
+             "http://s/c": {"reason": FAILED_REASON, "status": "500", "found_from": "http://s/"},
+             "http://s/d": {"reason": None, "status": "404"}, "http://s/e": "not a record"}
+    assert not_found_report(pages) == [{"url": "http://s/a", "status": "404", "linked_from": ""},
+                                       {"url": "http://s/b", "status": "410", "linked_from": "http://s/"}]
+    outline = render_text({"url": "http://s/", "title": "S", "children": [], "not_found": not_found_report(pages)})
+    assert outline.splitlines()[1:] == ["not found 404 <http://s/a> linked from <>",
+                                        "not found 410 <http://s/b> linked from <http://s/>"]

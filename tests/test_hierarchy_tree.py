@@ -322,7 +322,7 @@ def test_a_model_file_with_an_unusable_edge_score_is_refused(tmp_path) -> None:
 def test_a_failed_page_is_a_node_under_the_page_that_offered_it_and_loses_no_page() -> None:
     """A failed page (no offers, evidence or links of its own) is placed by the offers
     of the pages that linked it; a page filed under it by its own breadcrumb stays in
-    the tree, under it."""
+    the tree, under it. A URL answered Not Found is no node."""
     home, pages, offers = _site()
     blog, item = H + "blog/", H + "news/item.html"
     for url, status in ((blog, "500"), (item, "404")):
@@ -331,8 +331,11 @@ def test_a_failed_page_is_a_node_under_the_page_that_offered_it_and_loses_no_pag
     offers = {child: [o for o in offered if o["from"] not in (blog, item)]
               for child, offered in offers.items()}
     tree = resolve_tree(home, pages, offers, load_model(None).edges)
-    assert set(tree) == set(pages) - {home}
+    assert set(tree) == set(pages) - {home, item}  # a URL the site answered Not Found is no page
     assert tree[blog] == {"parent": home, "depth": 1}
+    pages[item]["status"] = "503"  # failing with another status: a node
+    tree = resolve_tree(home, pages, offers, load_model(None).edges)
+    assert set(tree) == set(pages) - {home}
     # no breadcrumb of its own: under one of the pages that offered it
     assert tree[item]["parent"] in {o["from"] for o in offers[item]}
     assert tree[H + "blog/post.html"] == {"parent": blog, "depth": 2}

@@ -18,7 +18,7 @@ from typing import Any
 
 from skeleton.hierarchy.aliases import apply_aliases
 from skeleton.hierarchy.offers import kept_offers, origin_of
-from skeleton.hierarchy.resolve import resolve_tree
+from skeleton.hierarchy.resolve import FAILED_REASON, resolve_tree
 from skeleton.sew.detect import Detection, detect_in_links, detect_navigation
 from skeleton.sew.links import LinkNode
 from skeleton.sew.model import SEWModel
@@ -34,7 +34,10 @@ from skeleton.navobjects.detector import PageDetector
 
 from .page import analyse_page, scope_filter
 
-__all__ = ["PageResult", "find_skeleton", "fetch_count", "page_records", "skeleton_edges"]
+__all__ = ["NOT_FOUND_STATUS", "PageResult", "find_skeleton", "fetch_count", "page_records", "skeleton_edges"]
+
+#: the ``status`` of a page ``fetch`` answers with None (no file): the crawl's Not Found
+NOT_FOUND_STATUS = "404"
 
 
 @dataclass
@@ -56,6 +59,9 @@ class PageResult:
     aliases: dict = field(default_factory=dict)
     #: False for a redirect the crawl knew without asking (a learned trailing slash)
     fetched: bool = True
+    #: of a page that failed (``reason`` ``failed``): ``"404"`` for a URL ``fetch`` has
+    #: no page for, as the crawl records a Not Found
+    status: str | None = None
 
 
 def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], model: SEWModel,
@@ -92,7 +98,9 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     (:mod:`skeleton.urlrules.slash`); once it does, a bare URL is redirected to its
     slashed form without a fetch (a result with ``fetched`` False), as the crawl's
     slash middleware does, and a guess ``fetch`` answers with None is fetched again
-    as linked, its alias withdrawn."""
+    as linked, its alias withdrawn. Any other URL ``fetch`` answers with None is
+    recorded as the crawl records a Not Found: ``reason`` ``failed``, ``status``
+    ``NOT_FOUND_STATUS`` (no node of the tree)."""
     base_url = canonical(base_url)  # as the spider does with -a base
     scope = scope or base_url
     queue: list[tuple[str, int, list[set[str]], list[set[str]]]] = [(base_url, 0, [], [])]
@@ -138,6 +146,9 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
             if vote:
                 votes[vote] += 1
                 rules = learned_rules(votes)
+        if source is None and links_of is None:  # Not Found: recorded as the crawl records it
+            yield PageResult(url, depth, "", False, [], {}, {}, FAILED_REASON, {}, status=NOT_FOUND_STATUS)
+            continue
         if isinstance(source, str):  # a redirect: the page is its target's alias
             target = canonical(source)
             if target and in_scope(target, scope) and target not in seen:
@@ -221,7 +232,7 @@ def page_records(pages: list[PageResult]) -> tuple[dict[str, dict], dict[str, li
     crawl's pipeline stores them in Redis (no offer to the root; each child keeps
     :func:`skeleton.hierarchy.offers.kept_offers`), with the pages' aliases applied
     as the crawl applies ``:aliases`` (:func:`skeleton.hierarchy.aliases.apply_aliases`)."""
-    records = {p.url: {"evidence": p.evidence, "reason": p.reason,
+    records = {p.url: {"evidence": p.evidence, "reason": p.reason, **({"status": p.status} if p.status else {}),
                        "nav_links": [{"url": child} for _, child, _ in p.nav_links]}
                for p in pages if p.url not in p.aliases}
     offers: dict[str, list[dict]] = {}

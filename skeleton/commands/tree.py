@@ -12,7 +12,7 @@ from skeleton.cli import CRAWL, OUTPUT, SkeletonCommand, format_option
 from skeleton.commands._recorded import recorded_crawl
 from skeleton.store.keys import META_BASE, CrawlKeys
 from skeleton.store.meta import fetched_count, meta_fields
-from skeleton.tree import build_tree, failed_status
+from skeleton.tree import build_tree, failed_status, not_found_report
 from skeleton.exports.formats import TREE, tree_export
 from skeleton.exports.output import write_output
 from skeleton.exports.sitemap import MAX_URLS, sitemap_files, sitemap_urls
@@ -28,7 +28,9 @@ def crawl_tree(server: Any, keys: CrawlKeys,
                pages: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The nested tree of a recorded crawl's fetched ``pages``, from its base URL
     along the resolved tree (stored when the crawl finished, else resolved now from
-    every page's offers); a usage error if the root page was not fetched."""
+    every page's offers), with the URLs the site answered Not Found as the root's
+    ``"not_found"`` (:func:`skeleton.tree.not_found_report`; none: no key); a usage
+    error if the root page was not fetched."""
     root = final_url(meta_fields(server, keys, META_BASE)[0], stored_aliases(server, keys))
     try:
         edges = crawl_edges(server, keys, dict(pages))
@@ -37,6 +39,9 @@ def crawl_tree(server: Any, keys: CrawlKeys,
     tree = build_tree(root, pages, edges)
     if tree is None:
         raise UsageError(f"crawl {keys.crawl!r} has no fetched root page ({root or 'no base URL'})")
+    missing = not_found_report(pages)
+    if missing:
+        tree["not_found"] = missing
     return tree
 
 

@@ -20,7 +20,9 @@ its page count and depth, broken pages red; a click on a box with hidden childre
 search box marks the matches there too. A crawl that read the site's sitemap
 (``tree["sitemap"]``) shows its report: the orphans (listed, never reached) as a
 dashed band under the diagram and in ``#sitemap``, with the pages missing from
-the sitemap; they are never nodes. Nodes may carry a diff ``mark``
+the sitemap; they are never nodes. The URLs the site answered Not Found
+(``tree["not_found"]``: broken links, no nodes) are listed in ``#not-found``, each
+with the page linking it. Nodes may carry a diff ``mark``
 (:func:`diff_html`, ``scrapy diff``'s picture).
 
 Element ids and classes the page keeps stable (the browser tests rely on them):
@@ -28,7 +30,7 @@ Element ids and classes the page keeps stable (the browser tests rely on them):
 ``.title``, ``.count``, ``.broken``, ``li.open``, ``li.hit``, ``li.hidden``;
 ``#diagram`` (``data-boxes``: boxes drawn), ``g.node`` (``data-key`` unique,
 ``data-url``), ``rect.box`` (``.collapsed``, ``.more``, ``.hit``, ``.has-hit``,
-``.broken``), ``#diagram-up``, ``#diagram-path``, ``#sitemap``, ``#legend``.
+``.broken``), ``#diagram-up``, ``#diagram-path``, ``#sitemap``, ``#not-found``, ``#legend``.
 """
 from __future__ import annotations
 
@@ -104,6 +106,20 @@ def _sitemap_html(tree: Mapping[str, Any] | None) -> tuple[str, str]:
     return section, band
 
 
+def _not_found_html(tree: Mapping[str, Any] | None) -> str:
+    """The section listing the URLs the site answered Not Found (``tree["not_found"]``:
+    broken links, no nodes), with the page linking each, or ""."""
+    entries = [e for e in (tree or {}).get("not_found") or () if isinstance(e, Mapping)]
+    if not entries:
+        return ""
+    items = "".join(f'<li><a href="{markup_text(str(e.get("url")))}">{markup_text(str(e.get("url")))}</a> '
+                    f'{markup_text(str(e.get("status") or ""))}, linked from '
+                    f'<a href="{markup_text(str(e.get("linked_from") or ""))}">'
+                    f'{markup_text(str(e.get("linked_from") or ""))}</a></li>' for e in entries)
+    return (f'<section id="not-found"><h2>Broken links</h2><details><summary>{len(entries)} URLs the site '
+            f"answered Not Found (not in the tree)</summary><ul>{items}</ul></details></section>")
+
+
 def to_html(tree: Mapping[str, Any] | None, crawl: str = "", title: str = "", intro: str = "") -> str:
     """The viewer page of ``tree`` (the nested tree of :func:`skeleton.tree.build_tree`;
     ``title``: the page's heading, default "Skeleton of ROOT (crawl ID)"; ``intro``:
@@ -119,6 +135,7 @@ def to_html(tree: Mapping[str, Any] | None, crawl: str = "", title: str = "", in
     legend = (f'<svg class="skeleton-diagram" id="legend" width="{DIAGRAM_WIDTH}" height="26">'
               f"{legend_svg(marks, broken, DIAGRAM_WIDTH)}</svg>")
     section, band = _sitemap_html(tree)
+    section += _not_found_html(tree)
     return (_PAGE.replace("__TITLE__", html.escape(xml_text(title))).replace("__INTRO__", intro)
             .replace("__LEGEND__", legend).replace("__BAND__", band).replace("__SITEMAP__", section)
             .replace("__STYLE__", STYLE).replace("__DIAGRAM__", SCRIPT)

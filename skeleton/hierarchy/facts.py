@@ -21,18 +21,39 @@ from skeleton.web.urls import split_url
 
 from .aliases import final_evidence
 
-__all__ = ["NOT_NODES", "NO_OFFER", "OfferFacts", "PageFacts", "offer_facts", "page_facts"]
+__all__ = ["FAILED_REASON", "NOT_FOUND", "NOT_NODES", "NO_OFFER", "OfferFacts", "PageFacts", "is_node",
+           "not_found", "offer_facts", "page_facts"]
 
 #: page ``reason``s of pages that are never nodes: a page that answers with a form
 #: only (:func:`skeleton.urlrules.actions.form_only`) and a copy of the site in
 #: another language (:mod:`skeleton.urlrules.language`)
 NOT_NODES = frozenset({"form", "language"})
+#: page ``reason`` of a page that failed for good (an HTTP error after retries, a
+#: timeout, a DNS or connection error, a body too large, a redirect loop...; its
+#: record's ``status`` says which: ``skeleton.spiders.failures.failure_status``)
+FAILED_REASON = "failed"
+#: ``status``es of a failed page that the site says does not exist (Not Found, Gone):
+#: a broken link, no page of the site, so no node (a page failing with any other
+#: status, a 500 or a timeout, exists and is a node)
+NOT_FOUND = frozenset({"404", "410"})
+
+
+def not_found(record: Any) -> bool:
+    """Is ``record`` that of a URL the site answered with Not Found or Gone (``NOT_FOUND``)?"""
+    return (isinstance(record, Mapping) and record.get("reason") == FAILED_REASON
+            and str(record.get("status")) in NOT_FOUND)
+
+
+def is_node(record: Any) -> bool:
+    """Can the page of ``record`` be a node: its ``reason`` is not in ``NOT_NODES`` and
+    the site did not answer it with Not Found (:func:`not_found`)?"""
+    return not isinstance(record, Mapping) or (record.get("reason") not in NOT_NODES and not not_found(record))
 
 
 class PageFacts(NamedTuple):
     """What resolution reads of one page record (:func:`page_facts`)."""
 
-    #: False for a page whose ``reason`` is in ``NOT_NODES``
+    #: False for a page whose ``reason`` is in ``NOT_NODES`` or that was not found (:func:`is_node`)
     node: bool
     #: the page's breadcrumb, up links, highlighted trail and the sections it says
     #: it is filed in (``evidence``), its own host's URLs only, in record order
@@ -124,7 +145,7 @@ def page_facts(url: str, record: Any, urls: Mapping[str, str] | None = None,
               else ())
     if values is not None:
         fields = tuple(values.setdefault(f, f) if f else () for f in fields)
-    return PageFacts(record.get("reason") not in NOT_NODES, *fields)
+    return PageFacts(is_node(record), *fields)
 
 
 def offer_facts(offer: Mapping[str, Any], urls: Mapping[str, str] | None = None,

@@ -15,23 +15,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .arborescence import best_tree, tree_depths
-from .facts import NOT_NODES, OfferFacts, PageFacts, offer_facts, page_facts
+from .facts import FAILED_REASON, NOT_FOUND, NOT_NODES, OfferFacts, PageFacts, offer_facts, page_facts
 from .features import EdgeRows
 from .innermost import declared_elsewhere, innermost_parents, site_menus
 from .scoring import EdgeModel, model_weights
 from .views import listed_views, listing_items
 
-__all__ = ["BATCH", "FAILED_REASON", "NOT_NODES", "resolve_facts", "resolve_tree"]
+__all__ = ["BATCH", "FAILED_REASON", "NOT_FOUND", "NOT_NODES", "resolve_facts", "resolve_tree"]
 
 #: candidate edges made and scored together (their rows are freed once scored)
 BATCH = 1024
-
-#: page ``reason`` of a page that failed for good (an HTTP error after retries, a
-#: timeout, a DNS or connection error, a body too large, a redirect loop...; its
-#: record's ``status`` says which: ``skeleton.spiders.failures.failure_status``): a node,
-#: placed under a page that offered it; it offers nothing itself, so it is a leaf
-#: unless other pages file pages under it (a nested list, a breadcrumb)
-FAILED_REASON = "failed"
 
 
 def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
@@ -41,7 +34,8 @@ def resolve_tree(root: str, pages: Mapping[str, Mapping[str, Any]],
     ``root`` through the offers (the root itself is not a key), except the later
     pages of a paginated listing and the views, which are no nodes, and the pages
     whose ``reason`` is in ``NOT_NODES``. A page that failed (``FAILED_REASON``) is a
-    node like any other: it has no offers, evidence or links of its own, so it is
+    node like any other, unless the site answered it with Not Found or Gone
+    (``NOT_FOUND``: a broken link, no page): it has no offers, evidence or links of its own, so it is
     placed by the offers of the pages that linked it, and a page another page files
     under it (a nested list, a breadcrumb) may hang from it.
 
