@@ -22,6 +22,7 @@ from skeleton.pipelines.tree import TreePipeline, page_stored
 from skeleton.store.keys import CrawlKeys
 from skeleton.store.server import connect
 from skeleton.store.tree import load_hash
+from skeleton.exports.html import to_html
 from skeleton.exports.outline import render_text
 from skeleton.tree import not_found_report
 
@@ -207,3 +208,16 @@ def test_the_not_found_report_lists_broken_links_only() -> None:
     outline = render_text({"url": "http://s/", "title": "S", "children": [], "not_found": not_found_report(pages)})
     assert outline.splitlines()[1:] == ["not found 404 <http://s/a> linked from <>",
                                         "not found 410 <http://s/b> linked from <http://s/>"]
+
+
+def test_the_html_page_lists_broken_links_escaped() -> None:
+    """The viewer's ``#not-found`` section lists each broken link with the page linking
+    it, escaped; a tree without broken links has no section."""
+    tree = {"url": "http://s/", "title": "S", "depth": 0, "children": [],
+            "not_found": [{"url": "http://s/<b>", "status": "404", "linked_from": ""},
+                          {"url": "http://s/c", "status": "410", "linked_from": "http://s/"}, "junk"]}
+    page = to_html(tree, "c1")
+    assert '<section id="not-found">' in page and "2 URLs the site answered Not Found" in page
+    assert '<a href="http://s/&lt;b&gt;">' in page and "<b>" not in page.split('id="not-found"')[1].split("</section>")[0]
+    assert 'linked from <a href="http://s/">' in page and "linked from an unknown page" in page
+    assert 'id="not-found"' not in to_html({**tree, "not_found": []}, "c1")

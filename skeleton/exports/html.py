@@ -112,10 +112,11 @@ def _not_found_html(tree: Mapping[str, Any] | None) -> str:
     entries = [e for e in (tree or {}).get("not_found") or () if isinstance(e, Mapping)]
     if not entries:
         return ""
-    items = "".join(f'<li><a href="{markup_text(str(e.get("url")))}">{markup_text(str(e.get("url")))}</a> '
-                    f'{markup_text(str(e.get("status") or ""))}, linked from '
-                    f'<a href="{markup_text(str(e.get("linked_from") or ""))}">'
-                    f'{markup_text(str(e.get("linked_from") or ""))}</a></li>' for e in entries)
+    def link(url: str) -> str:
+        return f'<a href="{markup_text(url)}">{markup_text(url)}</a>' if url else "an unknown page"
+
+    items = "".join(f'<li>{link(str(e.get("url") or ""))} {markup_text(str(e.get("status") or ""))}, linked from '
+                    f'{link(str(e.get("linked_from") or ""))}</li>' for e in entries)
     return (f'<section id="not-found"><h2>Broken links</h2><details><summary>{len(entries)} URLs the site '
             f"answered Not Found (not in the tree)</summary><ul>{items}</ul></details></section>")
 
