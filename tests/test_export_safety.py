@@ -186,6 +186,7 @@ def test_a_rewritten_feed_csv_is_neutralised_and_keeps_its_numbers(tmp_path: Pat
 def test_scrapy_tree_writes_every_format_of_a_hostile_tree(fmt: str, tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     tree, pages = small_tree(["Home", CONTROLS, "=cmd|' /C calc'!A0", "x\ud800", "ok"], ["", "", "", "", "\x01"])
+    tree["not_found"] = [{"url": R + "gone\x01<b>\ud800", "status": "404\x07", "linked_from": R + "p\x1b[31m"}]
     monkeypatch.setattr(tree_command, "load_crawl_pages_tree", lambda settings, crawl: ("c1", tree, pages))
     command = tree_command.Command()
     command.settings = Settings()
