@@ -5,7 +5,8 @@ or connection error, a body over ``DOWNLOAD_MAXSIZE`` downloaded or decompressed
 redirect loop or too many redirects, any request dropped with ``IgnoreRequest``
 after it was answered) is recorded as a page with ``reason`` ``failed`` and its
 ``status`` (:func:`failure_status`): a broken leaf of the tree under the page that
-linked it (:func:`failed_item`). Counted in ``skeleton/failed_pages`` and
+linked it (:func:`failed_item`), or, answered 404 or 410, a broken link that is no node
+(:func:`skeleton.hierarchy.facts.not_found`; ``scrapy tree`` lists those apart). Counted in ``skeleton/failed_pages`` and
 ``skeleton/failed_pages/STATUS`` (``skeleton/fetch_failed`` counts every errback, the
 requests filtered on purpose too: robots.txt, offsite, which were never requested
 and are no page).
