@@ -147,9 +147,9 @@ def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[Na
     below = [folder for first in firsts if (folder := directory_index(first)) is not None]
     own = {page, *pager, *(url for name in PLACE_EVIDENCE for url in evidence.get(name) or ())}
     main = links()
-    inside = {link.url for link in main}
-    if any(entry[0] not in own and entry[0] in inside and not folder_holds(entry[0], page) for entry in followed):
-        return []
+    blocking = {entry[0] for entry in followed if entry[0] not in own and not folder_holds(entry[0], page)}
+    if blocking and any(link.url in blocking for link in main):
+        return []  # its main content follows a set: that is its listing
     own.update(link.url for link in raw)
     shown = set().union(*context) if context else set()
     items: dict[str, NavLink] = {}
