@@ -129,36 +129,59 @@ def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
     assert status["offered_pages"] == client_for(url).hlen(CrawlKeys("three").offers)
 
 
-def _victim_leases(client: redis.Redis, crawl: str, pid: int) -> list[bytes]:
+def _owned(members: list[bytes], pid: int) -> list[bytes]:
+    """The members (worker or lease ids, ``host-pid-random[:n]``) of the process ``pid``."""
     prefix = f"{socket.gethostname()}-{pid}-".encode()
-    return [lease for lease in client.zrange(CrawlKeys(crawl).leases, 0, -1)
-            if lease.startswith(prefix)]
+    return [member for member in members if member.startswith(prefix)]
+
+
+def _victim_leases(client: redis.Redis, crawl: str, pid: int) -> list[bytes]:
+    return _owned(client.zrange(CrawlKeys(crawl).leases, 0, -1), pid)
+
+
+def _freeze_holding_leases(client: redis.Redis, crawl: str,
+                           victim: subprocess.Popen[str]) -> list[bytes]:
+    """Stop (SIGSTOP) ``victim``, the crawl's only worker, once a few pages are stored
+    and it holds leases; the leases it holds, frozen."""
+    keys = CrawlKeys(crawl)
+    while True:
+        wait_for(lambda: victim.poll() is not None
+                 or (client.hlen(keys.pages) >= 3 and _victim_leases(client, crawl, victim.pid)),
+                 timeout=120, every=0.01)
+        assert victim.poll() is None, "the worker ended before it could be stopped mid-crawl"
+        os.kill(victim.pid, signal.SIGSTOP)
+        held = _victim_leases(client, crawl, victim.pid)
+        if held:
+            return held
+        os.kill(victim.pid, signal.SIGCONT)
 
 
 def test_kill_one_of_three_workers_loses_nothing(serve, tmp_path: Path, redis_dir: Path) -> None:
+    """A worker dies holding leases while two others work the same crawl: they put
+    its requests back (its process is gone) and finish the single worker's tree.
+
+    The victim starts alone, with long leases (60 s, so they cannot simply expire
+    while it is frozen), and is frozen holding some; the two others start and join;
+    then the victim is killed. No step depends on which process starts first."""
     base, url = serve(handler=Slow), url_of(redis_dir)
     done = run_scrapy(crawl_args(base, "one", "sew"), tmp_path, REDIS_URL=url)
     assert done.returncode == 0, done.stderr[-3000:]
     single = tree_of(url, "one")
 
     client = client_for(url)
-    workers = start_workers(3, base, "kill", "sew", tmp_path, url)
-    victim = workers[1]
-    # Freeze the victim once it holds a lease mid-crawl, check it still does, kill it.
-    while True:
-        wait_for(lambda: client.hlen(CrawlKeys("kill").pages) >= 3
-                 and _victim_leases(client, "kill", victim.pid), timeout=120, every=0.01)
-        os.kill(victim.pid, signal.SIGSTOP)
-        held = _victim_leases(client, "kill", victim.pid)
-        if held:
-            break
-        os.kill(victim.pid, signal.SIGCONT)
+    keys = CrawlKeys("kill")
+    victim = start_scrapy([*crawl_args(base, "kill", "sew"), "-s", "SKELETON_LEASE_TIMEOUT=60"],
+                          tmp_path, tmp_path / "kill-victim.log", REDIS_URL=url)
+    _freeze_holding_leases(client, "kill", victim)
+    others = start_workers(2, base, "kill", "sew", tmp_path, url)
+    wait_for(lambda: all(_owned(client.zrange(keys.workers, 0, -1), w.pid) or w.poll() is not None
+                         for w in others), timeout=120, every=0.05)
+    assert all(w.poll() is None for w in others), "a worker ended before the victim was killed"
+    assert _victim_leases(client, "kill", victim.pid)  # still held: the others are waiting on them
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait(timeout=30)
-    started = client.hget(CrawlKeys("crash").meta, "started")
     assert victim.returncode == -signal.SIGKILL
 
-    others = [w for w in workers if w is not victim]
     logs = finish(others)
     for worker, log in zip(others, logs):
         assert worker.returncode == 0, log[-3000:]
