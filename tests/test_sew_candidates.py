@@ -173,3 +173,25 @@ def test_a_listing_cut_by_headings_is_one_group() -> None:
     sidebar = (b"<aside><h3>Categories</h3><ul><li><a href='/category/a/'>A</a></li><li><a href='/category/b/'>B</a>"
                b"</li></ul><h3>Tags</h3><ul><li><a href='/tag/x/'>X</a></li><li><a href='/tag/y/'>Y</a></li></ul></aside>")
     assert _groups(sidebar) == [["A", "B"], ["X", "Y"]]
+
+
+def test_a_group_of_one_link_joins_its_neighbour_box_of_one_folder() -> None:
+    """A side menu in boxes, a heading and a list each (a manual's "Executors" or
+    "web.xml" group holds one page): a box of one link, in its neighbour's folder
+    and beside it (the same element around both boxes), joins that neighbour, so
+    the page is offered with its menu (SEW's sets have at least MinNL links). Boxes
+    of two links or more stay apart, as do a box of another folder and a box
+    elsewhere on the page."""
+    box = "<div><h2>{}</h2><ul>{}</ul></div>"
+    item = "<li><a href='/config/{0}.html'>{0}</a></li>"
+    menu = "".join(box.format(title, "".join(item.format(n) for n in pages)) for title, pages in (
+        ("Top", ("server", "service")), ("Executors", ("executor",)), ("Connectors", ("http", "ajp")),
+        ("web.xml", ("filter",))))
+    assert _groups(f"<div id='menu'>{menu}</div>".encode()) == [
+        ["server", "service", "executor"], ["http", "ajp", "filter"]]
+    other = menu.replace("/config/executor.html", "/api/executor.html")
+    assert _groups(f"<div id='menu'>{other}</div>".encode()) == [
+        ["server", "service"], ["executor"], ["http", "ajp", "filter"]]
+    apart = (f"<div id='menu'>{box.format('Top', item.format('server') + item.format('service'))}</div>"
+             f"<div id='foot'>{box.format('More', item.format('executor'))}</div>")
+    assert _groups(apart.encode()) == [["server", "service"], ["executor"]]

@@ -80,12 +80,18 @@ def _rejoin(parts: list[list[LinkNode]], i: int) -> list[list[LinkNode]]:
     """Consecutive lists of one element whose links all lie in one URL folder are one
     listing cut by headings (a chronology's ``<h2>1998</h2><ul>...</ul>`` per year, a
     news archive per month): they are joined again. Lists in separate boxes, or of
-    other folders (a sidebar's categories beside its tags), stay apart."""
+    other folders (a sidebar's categories beside its tags), stay apart, except a
+    list of one link in a box beside its neighbour's box (one element around both)
+    and in its folder: a side menu's group of one page joins the group before it
+    (or after it, when first), else no set could offer it."""
     out: list[list[LinkNode]] = []
     folders: list[str | None] = []
     for part in parts:
         folder = _one_folder(part)
-        if out and folder is not None and folder == folders[-1] and out[-1][0].chain[i - 1:i] == part[0].chain[i - 1:i]:
+        if out and folder is not None and folder == folders[-1] and (
+                out[-1][0].chain[i - 1:i] == part[0].chain[i - 1:i]
+                or (1 in (len(part), len(out[-1])) and i >= 2
+                    and out[-1][0].chain[i - 2:i - 1] == part[0].chain[i - 2:i - 1])):
             out[-1] = out[-1] + part
             continue
         out.append(part)
