@@ -74,10 +74,12 @@ def tree_of(url: str, crawl: str) -> dict:
 
 
 def start_workers(n: int, base: str, crawl: str, mode: str, cwd: Path,
-                  url: str) -> list[subprocess.Popen[str]]:
+                  url: str, *extra: str, first: int = 0) -> list[subprocess.Popen[str]]:
+    """``n`` workers of ``crawl``, with the settings ``extra`` (``-s NAME=VALUE``) added;
+    their logs ``cwd/CRAWL-I.log``, ``I`` counted from ``first``."""
     workers = []
-    for i in range(n):
-        worker = start_scrapy(crawl_args(base, crawl, mode), cwd, cwd / f"{crawl}-{i}.log",
+    for i in range(first, first + n):
+        worker = start_scrapy([*crawl_args(base, crawl, mode), *extra], cwd, cwd / f"{crawl}-{i}.log",
                               REDIS_URL=url)
         worker.log = cwd / f"{crawl}-{i}.log"  # type: ignore[attr-defined]
         workers.append(worker)
@@ -100,13 +102,40 @@ def assert_drained(client: redis.Redis, crawl: str) -> None:
 
 def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
                                                   redis_dir: Path) -> None:
+    """Three workers on one crawl give the single worker's tree, and the work is shared.
+
+    So that the sharing never depends on which process starts first, the first
+    worker starts alone (long leases) and is frozen once it has stored pages while
+    requests wait in the queue; the two others join and take them; then it resumes."""
     mode = "sew"  # the stricter mode: each page's detection depends on its parents
     base, url = serve(handler=Slow), url_of(redis_dir)
     done = run_scrapy(crawl_args(base, "one", mode), tmp_path, REDIS_URL=url)
     assert done.returncode == 0 and "'finish_reason': 'finished'" in done.stderr, done.stderr[-3000:]
     single = tree_of(url, "one")
 
-    workers = start_workers(3, base, "three", mode, tmp_path, url)
+    client = client_for(url)
+    keys = CrawlKeys("three")
+    # long leases for all: the frozen worker stays alive to the others (they join its
+    # run, they do not resume it) and its leases do not expire
+    long = ("-s", "SKELETON_LEASE_TIMEOUT=60")
+    first = start_workers(1, base, "three", mode, tmp_path, url, *long)[0]
+    while True:
+        wait_for(lambda: first.poll() is not None
+                 or (client.hlen(keys.pages) >= 3 and client.llen(keys.requests) > 0),
+                 timeout=120, every=0.01)
+        assert first.poll() is None, "the first worker ended before the others could join"
+        os.kill(first.pid, signal.SIGSTOP)
+        if client.llen(keys.requests) > 0:
+            break
+        os.kill(first.pid, signal.SIGCONT)
+    stored = client.hlen(keys.pages)
+    others = start_workers(2, base, "three", mode, tmp_path, url, *long, first=1)
+    try:
+        wait_for(lambda: client.hlen(keys.pages) > stored or any(w.poll() is not None for w in others),
+                 timeout=120, every=0.05)
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
+    workers = [first, *others]
     logs = finish(workers)
     for worker, log in zip(workers, logs):
         assert worker.returncode == 0, log[-3000:]
