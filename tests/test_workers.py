@@ -10,7 +10,7 @@ import os
 import signal
 import socket
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -119,15 +119,7 @@ def test_three_workers_give_the_single_worker_tree(serve, tmp_path: Path,
     # run, they do not resume it) and its leases do not expire
     long = ("-s", "SKELETON_LEASE_TIMEOUT=60")
     first = start_workers(1, base, "three", mode, tmp_path, url, *long)[0]
-    while True:
-        wait_for(lambda: first.poll() is not None
-                 or (client.hlen(keys.pages) >= 3 and client.llen(keys.requests) > 0),
-                 timeout=120, every=0.01)
-        assert first.poll() is None, "the first worker ended before the others could join"
-        os.kill(first.pid, signal.SIGSTOP)
-        if client.llen(keys.requests) > 0:
-            break
-        os.kill(first.pid, signal.SIGCONT)
+    _freeze_when(first, lambda: client.hlen(keys.pages) >= 3 and client.llen(keys.requests) > 0)
     stored = client.hlen(keys.pages)
     others = start_workers(2, base, "three", mode, tmp_path, url, *long, first=1)
     try:
@@ -168,21 +160,16 @@ def _victim_leases(client: redis.Redis, crawl: str, pid: int) -> list[bytes]:
     return _owned(client.zrange(CrawlKeys(crawl).leases, 0, -1), pid)
 
 
-def _freeze_holding_leases(client: redis.Redis, crawl: str,
-                           victim: subprocess.Popen[str]) -> list[bytes]:
-    """Stop (SIGSTOP) ``victim``, the crawl's only worker, once a few pages are stored
-    and it holds leases; the leases it holds, frozen."""
-    keys = CrawlKeys(crawl)
+def _freeze_when(worker: subprocess.Popen[str], ready: Callable[[], object]) -> None:
+    """Stop ``worker`` (SIGSTOP) at a moment when ``ready()`` holds, checked again once
+    it is stopped (a running worker may change what it reads); fail if it ends first."""
     while True:
-        wait_for(lambda: victim.poll() is not None
-                 or (client.hlen(keys.pages) >= 3 and _victim_leases(client, crawl, victim.pid)),
-                 timeout=120, every=0.01)
-        assert victim.poll() is None, "the worker ended before it could be stopped mid-crawl"
-        os.kill(victim.pid, signal.SIGSTOP)
-        held = _victim_leases(client, crawl, victim.pid)
-        if held:
-            return held
-        os.kill(victim.pid, signal.SIGCONT)
+        wait_for(lambda: worker.poll() is not None or ready(), timeout=120, every=0.01)
+        assert worker.poll() is None, "the worker ended before it could be stopped mid-crawl"
+        os.kill(worker.pid, signal.SIGSTOP)
+        if ready():
+            return
+        os.kill(worker.pid, signal.SIGCONT)
 
 
 def test_kill_one_of_three_workers_loses_nothing(serve, tmp_path: Path, redis_dir: Path) -> None:
@@ -199,10 +186,9 @@ def test_kill_one_of_three_workers_loses_nothing(serve, tmp_path: Path, redis_di
 
     client = client_for(url)
     keys = CrawlKeys("kill")
-    victim = start_scrapy([*crawl_args(base, "kill", "sew"), "-s", "SKELETON_LEASE_TIMEOUT=60"],
-                          tmp_path, tmp_path / "kill-victim.log", REDIS_URL=url)
-    _freeze_holding_leases(client, "kill", victim)
-    others = start_workers(2, base, "kill", "sew", tmp_path, url)
+    victim = start_workers(1, base, "kill", "sew", tmp_path, url, "-s", "SKELETON_LEASE_TIMEOUT=60")[0]
+    _freeze_when(victim, lambda: client.hlen(keys.pages) >= 3 and _victim_leases(client, "kill", victim.pid))
+    others = start_workers(2, base, "kill", "sew", tmp_path, url, first=1)
     wait_for(lambda: all(_owned(client.zrange(keys.workers, 0, -1), w.pid) or w.poll() is not None
                          for w in others), timeout=120, every=0.05)
     assert all(w.poll() is None for w in others), "a worker ended before the victim was killed"
