@@ -40,7 +40,7 @@ from .facts import PageFacts
 from .features import INSIDE_MIN, INSIDE_SHARE
 
 __all__ = ["MAX_SECTION_DEPTH", "MENU_LISTINGS_READ", "MENU_SHARE", "MIN_SECTIONS", "NEST_SHARE", "declared_elsewhere",
-           "innermost_parents", "site_menus"]
+           "descends", "innermost_parents", "site_menus"]
 
 #: a section's listing lies inside its parent's when the parent lists at least this share
 #: of it (a group page also lists its sub-groups' pages, which only deeper pages show)
@@ -243,7 +243,7 @@ def innermost_parents(root: str, parents: Mapping[str, str],
         best: tuple[int, str] | None = None
         for page in listed_by[child]:
             if page in (parent, child) or not inside(page, parent) or not section(page, child, parent) \
-                    or co_listed(page, child, parent) or _descends(page, child, tree, root):
+                    or co_listed(page, child, parent) or descends(page, child, tree, root):
                 continue
             key = (len(listing(page)), page)
             if best is None or key < best:
@@ -255,13 +255,13 @@ def innermost_parents(root: str, parents: Mapping[str, str],
     for page in sorted(sections):
         parent, above = tree[page], folders.get(page)
         if page in declared or above is None or above in (parent, page) or above not in sections \
-                or inside(page, parent) or not inside(page, above) or _descends(above, page, tree, root):
+                or inside(page, parent) or not inside(page, above) or descends(above, page, tree, root):
             continue
         tree[page] = moved[page] = above
     return moved
 
 
-def _descends(page: str, ancestor: str, tree: Mapping[str, str], root: str) -> bool:
+def descends(page: str, ancestor: str, tree: Mapping[str, str], root: str) -> bool:
     """Is ``ancestor`` on the path from ``page`` up to ``root`` in ``tree``?"""
     seen = 0
     while page != root and seen <= len(tree):

@@ -4,6 +4,7 @@
 (:mod:`.pagination`), scores every candidate edge (:mod:`.features`,
 :mod:`.scoring`), takes the maximum spanning arborescence (:mod:`.arborescence`),
 hangs each leaf from the innermost section that lists it (:mod:`.innermost`)
+or from the section that lists it in a folder holding it (:mod:`.folder_listings`)
 and removes the views: listings that file none of what they list
 (:mod:`.views`); form pages and language copies are no nodes. ``scrapy
 tree``, ``scrapy evaluate``, the exports and the tree stored when a crawl
@@ -17,6 +18,7 @@ from typing import Any
 from .arborescence import best_tree, tree_depths
 from .facts import FAILED_REASON, NOT_FOUND, NOT_NODES, OfferFacts, PageFacts, offer_facts, page_facts
 from .features import EdgeRows
+from .folder_listings import folder_listing_parents
 from .innermost import declared_elsewhere, innermost_parents, site_menus
 from .scoring import EdgeModel, model_weights
 from .views import listed_views, listing_items
@@ -83,6 +85,7 @@ def resolve_facts(root: str, pages: dict[str, PageFacts], offers: dict[str, list
     parents = best_tree(root, weighted())
     source = None  # type: ignore[assignment]
     parents.update(innermost_parents(root, parents, listings, declared, menus, folders))
+    parents.update(folder_listing_parents(root, parents, listings, declared, menus))
     placed = {child for child, parent in parents.items() if parent in named.get(child, ())}
     for view in listed_views(root, parents, listings, placed):
         del parents[view]
