@@ -66,9 +66,11 @@ def _site() -> dict[str, bytes]:
 
 def _tree(monkeypatch: pytest.MonkeyPatch, bonus: float) -> dict[str, str]:
     monkeypatch.setattr(scoring, "FOLDER_CONFIRMED", bonus)
-    # the menu's sections hold the home page's index too (skeleton.hierarchy.innermost):
-    # switched off, so that the bonus alone is measured
+    # the menu's sections hold the home page's index too (skeleton.hierarchy.innermost),
+    # and each section lists its folder's pages (skeleton.hierarchy.folder_listings):
+    # both switched off, so that the bonus alone is measured
     monkeypatch.setattr(resolve, "innermost_parents", lambda *args: {})
+    monkeypatch.setattr(resolve, "folder_listing_parents", lambda *args: {})
     site = _site()
     pages = list(find_skeleton(H, site.get, load_model()))
     edges = skeleton_edges(pages, root_loving_model().to_dict())

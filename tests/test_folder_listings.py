@@ -232,3 +232,26 @@ def test_the_sidebar_site_crawled_through_the_spider_and_redis(serve, tmp_path: 
     truth = {"root": swap(truth["root"]), "edges": [[swap(p), swap(c)] for p, c in truth["edges"]]}
     score = crawl_and_score(base + "index.html", truth, tmp_path, "-a", f"model={tmp_path / 'model.json'}")
     assert score["edges"]["all"]["f1"] == 1.0, json.dumps(score["edges"])
+
+
+def test_a_section_listing_its_folder_wins_with_the_scores_bonuses_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sites of tests/test_unlisted.py and tests/test_folder_confirmed.py, whose edge
+    # score constants alone put the pages under their section: the rule does too
+    from test_folder_confirmed import CRUMBED, SECTIONS, H as MANUAL, _site as manual
+    from test_unlisted import TOPICS, H as SERVER, _site as server
+
+    from skeleton.hierarchy import scoring
+
+    monkeypatch.setattr(scoring, "UNLISTED", 0.0)
+    monkeypatch.setattr(scoring, "FOLDER_CONFIRMED", 0.0)
+    monkeypatch.setattr(resolve_module, "innermost_parents", lambda *args: {})
+    def tree(root: str, site: dict) -> dict[str, str]:
+        pages = list(find_skeleton(root, site.get, load_model()))
+        return {c.removeprefix(root): p.removeprefix(root)
+                for p, c in skeleton_edges(pages, root_loving_model().to_dict())}
+
+    found = tree(SERVER, server())
+    assert all(found[f"tribes/{topic}.html"] == "tribes/introduction.html" for topic in TOPICS)
+    found = tree(MANUAL, manual())
+    assert all(found[f"{section}/{name}/"] == ("" if f"{section}/{name}" == CRUMBED else f"{section}/")
+               for section, names in SECTIONS.items() for name in names)

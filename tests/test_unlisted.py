@@ -9,7 +9,7 @@ import pytest
 from helpers import feature_row, root_loving_model
 
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
-from skeleton.hierarchy import scoring
+from skeleton.hierarchy import resolve, scoring
 from skeleton.hierarchy.scoring import UNLISTED, model_weights, unlisted
 from skeleton.sew.model import load_model
 
@@ -51,6 +51,9 @@ def _site() -> dict[str, bytes]:
 
 def _tree(monkeypatch: pytest.MonkeyPatch, penalty: float) -> dict[str, str]:
     monkeypatch.setattr(scoring, "UNLISTED", penalty)
+    # the section lists its folder's pages (skeleton.hierarchy.folder_listings): switched
+    # off, so that the penalty alone is measured
+    monkeypatch.setattr(resolve, "folder_listing_parents", lambda *args: {})
     pages = list(find_skeleton(H, _site().get, load_model()))
     edges = skeleton_edges(pages, root_loving_model().to_dict())
     return {child.removeprefix(H): parent.removeprefix(H) for parent, child in edges}
