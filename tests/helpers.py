@@ -72,6 +72,21 @@ def crawl_and_score(base: str, truth: dict, tmp_path: Path, *args: str) -> dict:
     return json.loads(done.stdout)
 
 
+def crawl_written_site(serve, tmp_path: Path, site: dict[str, str], truth: dict,  # type: ignore[no-untyped-def]
+                       local: str, *args: str) -> dict:
+    """Write ``site`` (path -> HTML) under ``tmp_path``, serve it, crawl it through the
+    real spider and Redis (:func:`crawl_and_score`, with ``args``) and score it against
+    ``truth``, whose URLs name the site at ``local`` (the served address replaces it)."""
+    root = tmp_path / "site"
+    for path, html in site.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(html)
+    base = serve(root)
+    swap = lambda u: u.replace(local, base)  # noqa: E731
+    truth = {"root": swap(truth["root"]), "edges": [[swap(p), swap(c)] for p, c in truth["edges"]]}
+    return crawl_and_score(base + "index.html", truth, tmp_path, *args)
+
+
 class TrapHandler(http.server.BaseHTTPRequestHandler):
     """``/`` links to ``a/`` and to a calendar; ``/a/.../`` links to ``a/`` below
     itself; ``/cal?month=N`` links to the previous and next months, forever."""

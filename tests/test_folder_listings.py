@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from helpers import crawl_and_score, root_loving_model
+from helpers import crawl_written_site, root_loving_model
 
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.hierarchy import resolve as resolve_module
@@ -221,16 +221,9 @@ def test_without_the_rule_a_sub_groups_pages_hang_from_the_home_page(monkeypatch
 
 def test_the_sidebar_site_crawled_through_the_spider_and_redis(serve, tmp_path: Path) -> None:
     site, truth = sidebar_site()
-    root = tmp_path / "site"
-    for path, html in site.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(html)
     model = asdict(load_model()) | {"edges": root_loving_model().to_dict()}
     (tmp_path / "model.json").write_text(json.dumps(model))
-    base = serve(root)
-    swap = lambda u: u.replace(LOCAL, base)  # noqa: E731
-    truth = {"root": swap(truth["root"]), "edges": [[swap(p), swap(c)] for p, c in truth["edges"]]}
-    score = crawl_and_score(base + "index.html", truth, tmp_path, "-a", f"model={tmp_path / 'model.json'}")
+    score = crawl_written_site(serve, tmp_path, site, truth, LOCAL, "-a", f"model={tmp_path / 'model.json'}")
     assert score["edges"]["all"]["f1"] == 1.0, json.dumps(score["edges"])
 
 

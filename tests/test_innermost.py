@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import crawl_and_score
+from helpers import crawl_written_site
 
 from skeleton.analysis.offline import find_skeleton, skeleton_edges
 from skeleton.hierarchy import resolve as resolve_module, scoring
@@ -237,14 +237,7 @@ def test_without_the_rule_posts_hang_from_the_home_list(monkeypatch: pytest.Monk
 
 def test_the_blog_crawled_through_the_spider_and_redis(serve, tmp_path: Path) -> None:
     site, truth = blog_site()
-    root = tmp_path / "site"
-    for path, html in site.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(html)
-    base = serve(root)
-    swap = lambda u: u.replace(LOCAL, base)  # noqa: E731
-    truth = {"root": swap(truth["root"]), "edges": [[swap(p), swap(c)] for p, c in truth["edges"]]}
-    score = crawl_and_score(base + "index.html", truth, tmp_path)
+    score = crawl_written_site(serve, tmp_path, site, truth, LOCAL)
     assert score["edges"]["all"]["f1"] >= 0.95, json.dumps(score["edges"])
 
 
