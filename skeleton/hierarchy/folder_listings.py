@@ -11,9 +11,8 @@ Two agreeing pieces of structure name the parent instead (the truth rule,
 ``shared/corpus/README.md``: a page hangs from the innermost section whose own listing
 files it). :func:`folder_listing_parents` moves a page to a **folder section**: a page
 that lists it in a set of its own (a fingerprint no other page has, at least
-``INSIDE_MIN`` pages) and that lies in a URL folder holding the page, deeper than the
-folder the page shares with its parent in the tree; the deepest such folder wins, then
-the smallest listing. It does not move a page
+``INSIDE_MIN`` pages) and that lies in a URL folder holding the page but not its parent
+in the tree; the deepest such folder wins, then the smallest listing. It does not move a page
 
 * whose own breadcrumb, up link or filed section names its parent (``declared``),
 * when the parent's listing lies inside the section's (the parent is the finer listing
@@ -50,18 +49,6 @@ def folder_of(url: str) -> tuple[str, str]:
     if directory_index(url) is not None:
         folder = directory(folder.rstrip("/") or "/")
     return parts.netloc.lower(), folder
-
-
-def _shared(a: tuple[str, str], b: tuple[str, str]) -> int:
-    """The length of the deepest folder holding both ``a`` and ``b`` (-1 on two hosts)."""
-    if a[0] != b[0]:
-        return -1
-    n = 0
-    for x, y in zip(a[1], b[1]):
-        if x != y:
-            break
-        n += 1
-    return a[1][:n].rfind("/") + 1
 
 
 def folder_listing_parents(root: str, parents: Mapping[str, str],
@@ -127,11 +114,13 @@ def folder_listing_parents(root: str, parents: Mapping[str, str],
             continue
         place = folder_of(child)
         parent = tree[child]
-        here = _shared(own_folder(parent), place)
+        above = own_folder(parent)
         best: tuple[int, int, str] | None = None
         for section, size in listed_by[child]:
             host, folder = own_folder(section)
-            if host != place[0] or not place[1].startswith(folder) or len(folder) <= here:
+            # a folder that holds the page and not its parent
+            if host != place[0] or not place[1].startswith(folder) \
+                    or (above[0] == host and above[1].startswith(folder)):
                 continue
             key = (-len(folder), size, section)
             if (best is None or key < best) and section != parent and not finer(parent, section) \
