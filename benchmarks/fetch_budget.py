@@ -8,7 +8,9 @@ is no node is counted as one of:
 
 * ``needed``: a later page of a listing (``page/2/``; its first page found as the tree
   finds it, :func:`skeleton.hierarchy.pagination.pager_heads`) whose first page is a node and
-  which offers at least one of that node's true children: the budget has to pay it;
+  which offers at least one of that node's true children that the first page does not
+  offer (a site menu repeated on every page of the listing makes no later page needed):
+  the budget has to pay it;
 * ``later``: any other later page (of a tag, author or archive listing, of a blog
   home whose posts hang from their categories);
 * ``broken``: a page the site answered with Not Found (a broken link);
@@ -70,6 +72,7 @@ def site_budget(cs: Any, model_path: Path | None) -> dict[str, Any]:
     # the later pages of a listing and its first page, as the tree folds them (:mod:`skeleton.hierarchy.pagination`)
     heads = pager_heads(pages[0].url, ((page.url, page.evidence.get("pager") or ()) for page in pages),
                         fetched_urls)
+    offered = {page.url: {ident(child) for child in page.offers} for page in pages if page.fetched}
     for page in pages:
         if not page.fetched or ident(page.url) in nodes:
             continue
@@ -78,7 +81,7 @@ def site_budget(cs: Any, model_path: Path | None) -> dict[str, Any]:
             kinds["broken"] += 1
         elif head is not None and head != page.url:
             first = ident(head)
-            own = children.get(first, set()) if first in nodes else set()
+            own = children.get(first, set()) - offered.get(head, set()) if first in nodes else set()
             kinds["needed" if any(ident(child) in own for child in page.offers) else "later"] += 1
         else:
             kinds["first"] += 1
