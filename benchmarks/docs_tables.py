@@ -152,6 +152,26 @@ def farm(results: Results) -> list[str]:
     return rows
 
 
+@table("fetch-budget", "docs/benchmarks/accuracy.md", "fetch_budget.json")
+def fetch_budget(results: Results) -> list[str]:
+    """The sites over the fetch budget: where their pages fetched that are no node go, and the floor."""
+    budget = results["budget"]
+    every = results["rows"]
+    over = sorted((r for r in every if r["fetched_per_true"] > budget), key=lambda r: -r["fetched_per_true"])
+    rows = head("site", "family", "true pages", "fetched", "fetched per true page", "later pages needed",
+                "other later pages", "broken links", "other pages", "floor")
+    rows += [row(r["site"], r["family"], r["true_nodes"], r["fetched"], f2(r["fetched_per_true"]), r["needed"],
+                 r["later"], r["broken"], r["first"], f2(r["floor"])) for r in over]
+    rows.append(row(f"**all {len(every)} sites**", "", sum(r["true_nodes"] for r in every),
+                    sum(r["fetched"] for r in every), f2(max(r["fetched_per_true"] for r in every)) + " (max)",
+                    sum(r["needed"] for r in every), sum(r["later"] for r in every),
+                    sum(r["broken"] for r in every), sum(r["first"] for r in every),
+                    f2(max(r["floor"] for r in every)) + " (max)"))
+    rows += ["", f"Sites over {num(budget)}: {len(over)} of {len(every)}; sites whose floor is over it: "
+             f"{sum(r['floor'] > budget for r in every)}. Models: {results['models']}."]
+    return rows
+
+
 @table("costs", "docs/benchmarks/cost.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json", "corpus.json",
        "entropy_cost.json", "template.json")
 def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results, corpus: Results,
