@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
 from skeleton.analysis.offline import fetch_count, find_skeleton  # noqa: E402
 from skeleton.analysis.training import load_labelled_site, load_truth, page_id, served_page  # noqa: E402
 from skeleton.hierarchy.pagination import pager_heads  # noqa: E402
@@ -52,7 +52,7 @@ BUDGET = 1.3
 KINDS = ("needed", "later", "broken", "first")
 
 
-def site_budget(cs: Any, model_path: Path | None) -> dict[str, Any]:
+def site_budget(cs: CorpusSite, model_path: Path | None) -> dict[str, Any]:
     """One site's crawl: its true pages, pages fetched and the kinds of those that are no node."""
     model = load_model(model_path)
     labelled = load_labelled_site(cs.truth, cs.serve_dir, cs.name, redirects=True)
