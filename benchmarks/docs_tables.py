@@ -172,6 +172,25 @@ def fetch_budget(results: Results) -> list[str]:
     return rows
 
 
+@table("leave-two-out", "docs/benchmarks/accuracy.md", "leave_two_out.json")
+def leave_two_out(results: Results) -> list[str]:
+    """The sites whose tree depends on one other family being trained on, and how much."""
+    s, every, drop = results["summary"], results["rows"], results["drop"]
+    fragile = sorted((r for r in every if r["depends_on"]), key=lambda r: min(r["without"].values()))
+    rows = head("site", "family", "held out by family", "worst with a second family held out",
+                "that family", "families whose absence costs more than " + num(drop))
+    for r in fragile:
+        worst = min(r["without"], key=lambda g: (r["without"][g], g))
+        rows.append(row(r["site"], r["family"], f3(r["loo"]), f3(r["without"][worst]), worst,
+                        ", ".join(f"{g} {f3(r['without'][g])}" for g in r["depends_on"])))
+    rows += ["", f"{s['sites']} sites, {s['pairs']} (site, second family) pairs. Mean edge F1 held out by "
+             f"family {f3(s['loo_mean'])}; with a second family held out {f3(s['pair_mean'])}; pairs under "
+             f"{num(results['site_bar'])}: {s['pairs_under_bar']} ({', '.join(s['sites_under_bar']) or 'none'}). "
+             f"The other {len(every) - len(fragile)} sites lose at most {num(drop)}, whichever family is held "
+             f"out with theirs. SEW held out by the site's family only."]
+    return rows
+
+
 @table("costs", "docs/benchmarks/cost.md", "lean.json", "redis_cost.json", "scale-100k.json", "quiet.json", "corpus.json",
        "entropy_cost.json", "template.json")
 def costs(lean: Results, redis_cost: Results, scale: Results, quiet: Results, corpus: Results,
