@@ -17,7 +17,7 @@ dependence on each other family, with the crawl as in ``farm_loo.py``.
 
 With ``--write`` the results go to ``benchmarks/results/leave_two_out.json``
 (``python benchmarks/docs_tables.py --write`` puts its table in
-``docs/benchmarks/accuracy.md``). About 12 minutes on two cores for 79 sites (17
+``docs/benchmarks/accuracy.md``). About 10 minutes on two cores for 79 sites (17
 families, 289 edge models).
 """
 from __future__ import annotations
