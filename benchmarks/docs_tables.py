@@ -172,6 +172,43 @@ def fetch_budget(results: Results) -> list[str]:
     return rows
 
 
+@table("view-oracle", "docs/benchmarks/accuracy.md", "view_prediction.json")
+def view_oracle(results: Results) -> list[str]:
+    """What a crawl told which pages are views before fetching them would fetch, and its tree."""
+    budget, every = results["budget"], results["oracle"]
+    shown = [r for r in every if r["fetched_per_true"] > budget
+             or r["oracle_edge_f1"] != r["edge_f1"] or r["oracle_fetched_per_true"] > budget]
+    shown.sort(key=lambda r: (r["fetched_per_true"] <= budget, r["oracle_edge_f1"] - r["edge_f1"], r["site"]))
+    rows = head("site", "family", "views' first pages", "edge F1", "edge F1 without the views",
+                "fetched per true page", "without the views")
+    rows += [row(r["site"], r["family"], r["views"], f3(r["edge_f1"]), f3(r["oracle_edge_f1"]),
+                 f2(r["fetched_per_true"]), f2(r["oracle_fetched_per_true"])) for r in shown]
+    over = [r for r in every if r["fetched_per_true"] > budget]
+    still = [r["site"] for r in every if r["oracle_fetched_per_true"] > budget]
+    worse = [r["site"] for r in every if r["oracle_edge_f1"] < r["edge_f1"]]
+    rows += ["", f"{len(every)} sites, {len(over)} over {num(budget)}. Without the views' first pages: "
+             f"{len(still)} over ({', '.join(still) or 'none'}); edge F1 lower on {len(worse)} "
+             f"({', '.join(worse) or 'none'}), unchanged or higher on the others. Models: {results['models']}."]
+    return rows
+
+
+@table("view-prediction", "docs/benchmarks/accuracy.md", "view_prediction.json")
+def view_prediction(results: Results) -> list[str]:
+    """Pages a classifier calls views from the links to them, left unfetched: the budget and the nodes lost."""
+    budget = results["budget"]
+    over = {r["site"] for r in results["oracle"] if r["fetched_per_true"] > budget}
+    rows = head("trained", "called a view above", "pages called views", "of them views", "sites over the budget",
+                "true nodes no longer reached", "sites losing nodes", "sites brought under the budget, no node lost")
+    for p in results["prediction"]:
+        fixed = sorted(over - set(p["sites_over"]) - set(p["sites_losing"]))
+        rows.append(row(p["training"], num(p["threshold"]), p["called"], p["views_called"], len(p["sites_over"]),
+                        p["nodes_lost"], len(p["sites_losing"]), ", ".join(fixed) or "none"))
+    views = results["prediction"][0]["views"]
+    rows += ["", f"{views} views' first pages among the linked pages; {len(over)} sites over {num(budget)} before. "
+             f"Classifier: {results['classifier']} over the links' summed features. Models: {results['models']}."]
+    return rows
+
+
 @table("leave-two-out", "docs/benchmarks/accuracy.md", "leave_two_out.json")
 def leave_two_out(results: Results) -> list[str]:
     """The sites whose tree depends on one other family being trained on, and how much."""

@@ -52,11 +52,9 @@ BUDGET = 1.3
 KINDS = ("needed", "later", "broken", "first")
 
 
-def site_budget(cs: CorpusSite, model_path: Path | None) -> dict[str, Any]:
-    """One site's crawl: its true pages, pages fetched and the kinds of those that are no node."""
-    model = load_model(model_path)
-    labelled = load_labelled_site(cs.truth, cs.serve_dir, cs.name, redirects=True)
-    pages = list(find_skeleton(cs.start_url, labelled.fetch, model, scope=cs.scope))
+def page_kinds(cs: CorpusSite, pages: list) -> tuple[set[str], dict[str, str]]:
+    """The true nodes of ``cs`` (page ids) and the kind of every page the crawl
+    ``pages`` fetched: ``node`` or one of :data:`KINDS`, by URL."""
     same = served_page(cs.serve_dir)
 
     def ident(url: str) -> str:
@@ -67,24 +65,39 @@ def site_budget(cs: CorpusSite, model_path: Path | None) -> dict[str, Any]:
     for parent, child in truth:
         children.setdefault(same(parent), set()).add(same(child))
     nodes = {same(child) for _, child in truth} | {same(root)}
-    kinds = dict.fromkeys(KINDS, 0)
     fetched_urls = {page.url for page in pages if page.fetched}
     # the later pages of a listing and its first page, as the tree folds them (:mod:`skeleton.hierarchy.pagination`)
     heads = pager_heads(pages[0].url, ((page.url, page.evidence.get("pager") or ()) for page in pages),
                         fetched_urls)
     offered = {page.url: {ident(child) for child in page.offers} for page in pages if page.fetched}
+    kinds: dict[str, str] = {}
     for page in pages:
-        if not page.fetched or ident(page.url) in nodes:
+        if not page.fetched:
             continue
         head = heads.get(page.url)
-        if page.status == "404":
-            kinds["broken"] += 1
+        if ident(page.url) in nodes:
+            kinds[page.url] = "node"
+        elif page.status == "404":
+            kinds[page.url] = "broken"
         elif head is not None and head != page.url:
             first = ident(head)
             own = children.get(first, set()) - offered.get(head, set()) if first in nodes else set()
-            kinds["needed" if any(ident(child) in own for child in page.offers) else "later"] += 1
+            kinds[page.url] = "needed" if any(ident(child) in own for child in page.offers) else "later"
         else:
-            kinds["first"] += 1
+            kinds[page.url] = "first"
+    return nodes, kinds
+
+
+def site_budget(cs: CorpusSite, model_path: Path | None) -> dict[str, Any]:
+    """One site's crawl: its true pages, pages fetched and the kinds of those that are no node."""
+    model = load_model(model_path)
+    labelled = load_labelled_site(cs.truth, cs.serve_dir, cs.name, redirects=True)
+    pages = list(find_skeleton(cs.start_url, labelled.fetch, model, scope=cs.scope))
+    nodes, page_kind = page_kinds(cs, pages)
+    kinds = dict.fromkeys(KINDS, 0)
+    for kind in page_kind.values():
+        if kind != "node":
+            kinds[kind] += 1
     fetched = fetch_count(pages)
     return {"site": cs.name, "family": family_of(cs), "true_nodes": len(nodes), "fetched": fetched,
             "fetched_per_true": round(fetched / len(nodes), 3), **kinds,
