@@ -197,15 +197,18 @@ def view_prediction(results: Results) -> list[str]:
     """Pages a classifier calls views from the links to them, left unfetched: the budget and the nodes lost."""
     budget = results["budget"]
     over = {r["site"] for r in results["oracle"] if r["fetched_per_true"] > budget}
-    rows = head("trained", "called a view above", "pages called views", "of them views", "sites over the budget",
-                "true nodes no longer reached", "sites losing nodes", "sites brought under the budget, no node lost")
+    rows = head("features", "trained", "called a view above", "pages called views", "of them views",
+                "sites over the budget", "true nodes no longer reached", "sites losing nodes",
+                "sites brought under the budget, no node lost")
     for p in results["prediction"]:
         fixed = sorted(over - set(p["sites_over"]) - set(p["sites_losing"]))
-        rows.append(row(p["training"], num(p["threshold"]), p["called"], p["views_called"], len(p["sites_over"]),
-                        p["nodes_lost"], len(p["sites_losing"]), ", ".join(fixed) or "none"))
+        rows.append(row(p["features"], p["training"], "" if p["threshold"] is None else num(p["threshold"]),
+                        p["called"], p["views_called"], len(p["sites_over"]), p["nodes_lost"],
+                        len(p["sites_losing"]), ", ".join(fixed) or "none"))
     views = results["prediction"][0]["views"]
     rows += ["", f"{views} views' first pages among the linked pages; {len(over)} sites over {num(budget)} before. "
-             f"Classifier: {results['classifier']} over the links' summed features. Models: {results['models']}."]
+             f"Classifier: {results['classifier']} over the links' summed features. Reachability only (the "
+             f"trees are not scored). Models: {results['models']}."]
     return rows
 
 

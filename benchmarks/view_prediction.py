@@ -23,6 +23,9 @@ links to it. Per labelled site, crawled offline with the held-out models
    page called a view at threshold ``t`` is not fetched, nor what only it leads to
    (reachability over the crawl's followed links, pagination and declared places).
    Reported per threshold: sites over the budget and true nodes no longer reached.
+   The same again with the view words the page's URL names (:data:`VIEW_FOLDER_WORDS`),
+   and those words as a rule alone. Reachability only: what the tree makes of the
+   pages left is measured by the oracle, and by the rules in docs/benchmarks/accuracy.md.
 
     python benchmarks/view_prediction.py --models DIR [--write]
 
@@ -55,6 +58,13 @@ from skeleton.sew.model import load_model  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results" / "view_prediction.json"
 #: the offer fields (:mod:`skeleton.hierarchy.offers`) a link brings
 OFFER_FEATURES = ("level", "size", "pos", "toc", "alpha", "dirs", "inside")
+#: the URL folder names of views in the farm's generators, by kind: with ``words``, a
+#: page's features say which its URL's folders name (the issue keeps words for where the
+#: structure cannot decide; categories are nodes on some sites and views on others)
+VIEW_FOLDER_WORDS = {"tag": "tag", "tags": "tag", "author": "author", "authors": "author",
+                     "contributor": "author", "contributors": "author", "archive": "archive",
+                     "archives": "archive", "category": "category", "categories": "category"}
+WORD_KINDS = ("tag", "author", "archive", "category")
 #: the classifier's thresholds: a page is called a view when its probability is above
 THRESHOLDS = (0.5, 0.7, 0.9)
 #: the classifier (scikit-learn's GradientBoostingClassifier)
@@ -106,6 +116,13 @@ def page_features(rows: Sequence[Sequence[float]]) -> list[float]:
     for column in columns:
         out += [fmean(column), min(column), max(column)]
     return out
+
+
+def url_words(url: str) -> list[float]:
+    """Which of :data:`WORD_KINDS` the URL's path names (``/tags/x/``, ``/tags.html``)."""
+    named = {VIEW_FOLDER_WORDS.get(segment.rsplit(".", 1)[0] if segment.endswith((".html", ".htm")) else segment)
+             for segment in urlsplit(url).path.lower().split("/")}
+    return [float(kind in named) for kind in WORD_KINDS]
 
 
 def linked_pages(pages: Sequence[PageResult], links: Sequence[Link]) -> dict[str, list[float]]:
@@ -174,16 +191,17 @@ def oracle_row(cs: CorpusSite, model: Any, labelled: Any, pages: list[PageResult
     return row
 
 
-def predictions(sites: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def predictions(sites: Mapping[str, dict[str, Any]], words: bool = False) -> list[dict[str, Any]]:
     """Per training (held out by family, in sample) and threshold: the sites over the
     budget and the true nodes lost when the pages the classifier calls views are not
-    fetched. ``sites``: name -> family, root, links, kinds, nodes, features."""
+    fetched. ``sites``: name -> family, root, links, kinds, nodes, features; with
+    ``words``, the features also say which view words the page's URL names (:func:`url_words`)."""
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
     keys = [(name, page) for name, site in sorted(sites.items()) for page, kind in sorted(site["kinds"].items())
             if kind in ("node", "first") and page in site["features"] and page != site["root"]]
-    X = np.array([sites[name]["features"][page] for name, page in keys])
+    X = np.array([sites[name]["features"][page] + (url_words(page) if words else []) for name, page in keys])
     y = np.array([sites[name]["kinds"][page] == "first" for name, page in keys])
     families = np.array([sites[name]["family"] for name, _ in keys])
 
@@ -199,22 +217,42 @@ def predictions(sites: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for training, probability in (("held out by family", held), ("in sample", inside)):
         for threshold in THRESHOLDS:
-            cut: dict[str, set[str]] = defaultdict(set)
-            for (name, page), p in zip(keys, probability):
-                if p > threshold:
-                    cut[name].add(page)
-            over, lost = [], {}
-            for name, site in sorted(sites.items()):
-                ratio, missing = budget_after(site["kinds"], site["nodes"],
-                                              reached(site["root"], site["links"], cut[name]))
-                if ratio > BUDGET:
-                    over.append(name)
-                if missing:
-                    lost[name] = missing
             called = probability > threshold
-            out.append({"training": training, "threshold": threshold, "called": int(called.sum()),
-                        "views_called": int((called & y).sum()), "views": int(y.sum()), "sites_over": over,
-                        "nodes_lost": sum(lost.values()), "sites_losing": lost})
+            out.append({"features": "links and URL words" if words else "links", "training": training,
+                        "threshold": threshold, "called": int(called.sum()),
+                        "views_called": int((called & y).sum()), "views": int(y.sum()),
+                        **cut_pages(sites, [key for key, c in zip(keys, called) if c])})
+    return out
+
+
+def cut_pages(sites: Mapping[str, dict[str, Any]], cut: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """The sites over the budget and the true nodes lost, by site, when the ``(site,
+    page)`` pairs ``cut`` are not fetched (:func:`reached`)."""
+    by_site: dict[str, set[str]] = defaultdict(set)
+    for name, page in cut:
+        by_site[name].add(page)
+    over, lost = [], {}
+    for name, site in sorted(sites.items()):
+        ratio, missing = budget_after(site["kinds"], site["nodes"], reached(site["root"], site["links"], by_site[name]))
+        if ratio > BUDGET:
+            over.append(name)
+        if missing:
+            lost[name] = missing
+    return {"sites_over": over, "nodes_lost": sum(lost.values()), "sites_losing": lost}
+
+
+def word_rules(sites: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The URL words as a rule: the linked pages whose URL names a view kind are not
+    fetched; first tag, author and archive, then categories too."""
+    out = []
+    for kinds in (WORD_KINDS[:3], WORD_KINDS):
+        keys = [(name, page) for name, site in sorted(sites.items()) for page in site["features"]
+                if page != site["root"] and any(w and k in kinds for w, k in zip(url_words(page), WORD_KINDS))]
+        out.append({"features": "URL words: " + ", ".join(kinds), "training": "rule", "threshold": None,
+                    "called": len(keys), "views_called": sum(sites[n]["kinds"].get(p) == "first" for n, p in keys),
+                    "views": sum(1 for site in sites.values() for page, kind in site["kinds"].items()
+                                 if kind == "first" and page in site["features"]),
+                    **cut_pages(sites, keys)})
     return out
 
 
@@ -242,9 +280,9 @@ def main() -> None:
         oracle.append(row)
         print(f"{cs.name:28} views {row['views']:3}  edge F1 {row['edge_f1']:.3f} -> {row['oracle_edge_f1']:.3f}  "
               f"fetched/true {row['fetched_per_true']:.2f} -> {row['oracle_fetched_per_true']:.2f}", flush=True)
-    predicted = predictions(sites)
+    predicted = predictions(sites) + predictions(sites, words=True) + word_rules(sites)
     for p in predicted:
-        print(f"{p['training']:20} p > {p['threshold']}: {len(p['sites_over'])} sites over {BUDGET}, "
+        print(f"{p['features']:20} {p['training']:20} p > {p['threshold']}: {len(p['sites_over'])} sites over {BUDGET}, "
               f"{p['nodes_lost']} true nodes lost on {len(p['sites_losing'])} sites", flush=True)
     if args.write:
         RESULTS.write_text(json.dumps({

@@ -2,8 +2,8 @@
 and the per-page features the classifier reads."""
 from __future__ import annotations
 
-from benchmarks.view_prediction import (OFFER_FEATURES, budget_after, crawl_links, folder, link_features,
-                                        linked_pages, page_features, reached)
+from benchmarks.view_prediction import (OFFER_FEATURES, budget_after, crawl_links, cut_pages, folder, link_features,
+                                        linked_pages, page_features, reached, url_words)
 from skeleton.analysis.offline import PageResult
 
 H = "http://h/"
@@ -71,3 +71,22 @@ def test_page_features_are_count_home_links_then_mean_min_max_of_each() -> None:
     assert out[:2] == [2.0, 1.0]
     assert out[2:5] == [2.0, 1.0, 3.0]
     assert out[-3:] == [3.0, 2.0, 4.0]
+
+
+def test_url_words_name_the_view_kinds_of_the_urls_folders_and_file() -> None:
+    assert url_words(H + "tags/a/") == [1.0, 0.0, 0.0, 0.0]
+    assert url_words(H + "archives.html") == [0.0, 0.0, 1.0, 0.0]
+    assert url_words(H + "contributors/x/page/2/") == [0.0, 1.0, 0.0, 0.0]
+    assert url_words(H + "catalog/tagged.html") == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_cut_pages_reports_sites_over_the_budget_and_nodes_lost() -> None:
+    pages = crawl()
+    links = crawl_links(pages)
+    kinds = {H: "node", H + "blog/": "node", H + "blog/post.html": "node", H + "tags/a/": "first",
+             H + "blog/only.html": "node"}
+    sites = {"s": {"root": H, "links": links, "kinds": kinds, "nodes": 4}}
+    assert cut_pages(sites, []) == {"sites_over": [], "nodes_lost": 0, "sites_losing": {}}
+    assert cut_pages(sites, [("s", H + "tags/a/")]) == {"sites_over": [], "nodes_lost": 1, "sites_losing": {"s": 1}}
+    sites["s"]["nodes"] = 3
+    assert cut_pages(sites, [])["sites_over"] == ["s"]
