@@ -242,12 +242,14 @@ def cut_pages(sites: Mapping[str, dict[str, Any]], cut: Iterable[tuple[str, str]
 
 
 def word_rules(sites: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The URL words as a rule: the linked pages whose URL names a view kind are not
-    fetched; first tag, author and archive, then categories too."""
+    """The URL words as a rule: the linked pages (nodes and views' first pages, as the
+    classifier's) whose URL names a view kind are not fetched; first tag, author and
+    archive, then categories too."""
     out = []
     for kinds in (WORD_KINDS[:3], WORD_KINDS):
         keys = [(name, page) for name, site in sorted(sites.items()) for page in site["features"]
-                if page != site["root"] and any(w and k in kinds for w, k in zip(url_words(page), WORD_KINDS))]
+                if page != site["root"] and site["kinds"].get(page) in ("node", "first")
+                and any(w and k in kinds for w, k in zip(url_words(page), WORD_KINDS))]
         out.append({"features": "URL words: " + ", ".join(kinds), "training": "rule", "threshold": None,
                     "called": len(keys), "views_called": sum(sites[n]["kinds"].get(p) == "first" for n, p in keys),
                     "views": sum(1 for site in sites.values() for page, kind in site["kinds"].items()
