@@ -212,6 +212,24 @@ def view_prediction(results: Results) -> list[str]:
     return rows
 
 
+@table("declared-skip", "docs/benchmarks/accuracy.md", "declared_skip.json")
+def declared_skip(results: Results) -> list[str]:
+    """The sites over the fetch budget crawled with their views declared (``-a skip``)."""
+    budget, every = results["budget"], results["rows"]
+    rows = head("site", "family", "-a skip", "edge F1", "with it", "fetched per true page", "with it",
+                "true pages not fetched")
+    rows += [row(r["site"], r["family"], f"`{r['skip']}`" if r["skip"] else "(none)", f3(r["without"]["edge_f1"]),
+                 f3(r["with"]["edge_f1"]), f2(r["without"]["fetched_per_true"]), f2(r["with"]["fetched_per_true"]),
+                 r["with"]["nodes_not_fetched"]) for r in every]
+    first = [r for r in every if r["first"]]
+    still = [r["site"] for r in first if r["with"]["fetched_per_true"] > budget]
+    worse = [r["site"] for r in first if r["with"]["edge_f1"] < r["without"]["edge_f1"]]
+    rows += ["", f"With its view folders declared (each site's first row): {len(first) - len(still)} of "
+             f"{len(first)} sites at most {num(budget)} ({len(still)} over: {', '.join(still) or 'none'}); edge F1 "
+             f"lower on {len(worse)}{' (' + ', '.join(worse) + ')' if worse else ''}. Models: {results['models']}."]
+    return rows
+
+
 @table("leave-two-out", "docs/benchmarks/accuracy.md", "leave_two_out.json")
 def leave_two_out(results: Results) -> list[str]:
     """The sites whose tree depends on one other family being trained on, and how much."""

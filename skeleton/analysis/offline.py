@@ -11,8 +11,9 @@ in the crawl, so detection does not depend on which parent found a page.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +72,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
                   detector: PageDetector | None = None, frames: bool = True,
                   context: str = "root", menu: set[str] | frozenset[str] = frozenset(),
                   menu_min_depth: int = 2, url_rules: bool = True,
-                  language: str | None = None) -> Iterator[PageResult]:
+                  language: str | None = None, skip: Sequence[re.Pattern[str]] = ()) -> Iterator[PageResult]:
     """Yield every page the SEW crawl fetches, in breadth-first order.
 
     ``links_of(url)``, when given, replaces fetching and parsing (pages' link
@@ -90,7 +91,9 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     parameters and learned variants are stripped before a page is queued, a
     canonical link renames a page (the page is not analysed again under its own
     URL), action, nofollow, view and language-copy links are not followed, and form
-    pages and pages in another ``language`` (default: the base page's) are leaves.
+    pages and pages in another ``language`` (default: the base page's) are leaves. A
+    link the user's ``skip`` patterns match is not followed, as with the crawl's
+    ``-a skip`` (:mod:`skeleton.urlrules.skip`).
     ``fetch`` may answer a redirect with the target's URL (a ``str``): the page is then
     recorded with the target as its alias and the target is fetched, as the crawl's
     redirect middleware records it (:mod:`skeleton.hierarchy.aliases`). Each redirect
@@ -112,7 +115,8 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
     guessed: dict[str, str] = {}  # a slashed guess queued -> the bare URL it stands for
     as_linked: set[str] = set()  # bare URLs whose guess failed: fetched as they are
     rules = learned_rules({})
-    skip = scope_filter(scope, skip_actions=False)  # the action rules read each link with its text
+    # the action rules read each link with its text
+    skip_link = scope_filter(scope, skip_actions=False, skip=skip)
 
     def sew_detector(root: Any, page: str, home: str, known: list[set[str]],
                      template: list[set[str]]) -> Detection:
@@ -166,7 +170,7 @@ def find_skeleton(base_url: str, fetch: Callable[[str], bytes | str | None], mod
         else:
             root = (parse_with_frames(source, url, fetch) if frames else parse_html(source)) if source else None
             detect = detector or sew_detector
-        found = analyse_page(root, url, base_url, skip, detector=detect, known=known, template=shown,
+        found = analyse_page(root, url, base_url, skip_link, detector=detect, known=known, template=shown,
                              language=language, home=depth == 0, url_rules=url_rules)
         language = found.language if depth == 0 and language is None else language
         aliases: dict[str, str] = {}

@@ -22,6 +22,7 @@ caller's deadline (:func:`skeleton.budget.within`) cuts a slow page.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ from skeleton.urlrules.canonical_link import canonical_link
 from skeleton.urlrules.content import main_element
 from skeleton.urlrules.language import page_language
 from skeleton.urlrules.links import leaf_reason, link_skip_reasons
+from skeleton.urlrules.skip import SKIP_REASON, skipped
 from skeleton.web.dom import page_title
 from skeleton.web.urls import in_scope, same_host, split_url, trap_reason
 
@@ -98,13 +100,15 @@ class PageAnalysis:
         return bool(self.detection.nav_sets) if self.detection is not None else bool(self.followed)
 
 
-def scope_filter(scope: str, skip_actions: bool = True) -> LinkFilter:
+def scope_filter(scope: str, skip_actions: bool = True, skip: Sequence[re.Pattern[str]] = ()) -> LinkFilter:
     """The crawl's filter of the URLs it may request: ``links/unparsable``,
     ``filtered/not_http``, ``filtered/offsite`` (another host or port),
     ``filtered/out_of_scope`` (outside the directory of ``scope``, the base URL),
-    ``trap/KIND`` (:func:`skeleton.web.urls.trap_reason`) and, with ``skip_actions``,
-    ``skipped/action/KIND`` (an action URL: cart, login, ...), else None."""
-    def skip(url: str) -> str | None:
+    ``trap/KIND`` (:func:`skeleton.web.urls.trap_reason`), ``skipped/user`` (a URL
+    one of the user's ``skip`` patterns matches, :mod:`skeleton.urlrules.skip`) and,
+    with ``skip_actions``, ``skipped/action/KIND`` (an action URL: cart, login, ...),
+    else None."""
+    def reason(url: str) -> str | None:
         parts = split_url(url)
         if parts is None:
             return UNPARSABLE_REASON
@@ -114,13 +118,15 @@ def scope_filter(scope: str, skip_actions: bool = True) -> LinkFilter:
             return "filtered/offsite"
         if not in_scope(url, scope):
             return "filtered/out_of_scope"
-        reason = trap_reason(url)
-        if reason:
-            return f"trap/{reason}"
+        trap = trap_reason(url)
+        if trap:
+            return f"trap/{trap}"
+        if skipped(url, skip):
+            return SKIP_REASON
         action = action_reason(url) if skip_actions else None
         return f"skipped/{action}" if action else None
 
-    return skip
+    return reason
 
 
 def later_page_items(page: str, evidence: dict[str, list[str]], raw: Sequence[NavLink],

@@ -22,7 +22,9 @@ in another language are leaves outside the tree, see ``skeleton.urlrules.languag
 ``render`` (``off``, ``js``: each HTML page read as headless Chromium renders it,
 for pages whose links a script writes, or ``auto``: only the pages that run a
 script and show no navigation as served; default the setting ``SKELETON_RENDER``,
-off; see ``skeleton.middlewares.render``).
+off; see ``skeleton.middlewares.render``); ``skip`` (regular expressions separated by
+white space: a link whose URL path and query one matches is not followed, see
+``skeleton.urlrules.skip``).
 
 Every problem is a ``UsageError`` with a one-line message, raised before anything
 is stored or fetched.
@@ -39,6 +41,7 @@ attributes.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
@@ -62,6 +65,7 @@ from skeleton.sew.model import ModelError, SEWModel, load_model
 from skeleton.store.keys import CrawlKeys, crawl_id_error, crawl_id_for
 from skeleton.store.server import redis_url
 from skeleton.urlrules.language import ANY_LANGUAGE, primary_language
+from skeleton.urlrules.skip import SkipError, parse_skip
 from skeleton.web.urls import canonical, split_url
 
 __all__ = ["MODES", "SPIDER_ARGUMENTS", "SpiderArguments", "base_url",
@@ -70,7 +74,7 @@ __all__ = ["MODES", "SPIDER_ARGUMENTS", "SpiderArguments", "base_url",
 MODES = ("sew", "bfs")
 #: the skeleton spider's ``-a`` arguments
 SPIDER_ARGUMENTS = ("base", "depth", "max_pages", "crawl", "model", "mode", "detector", "block_model",
-                    "template_menu", "lang", "analyses", "render")
+                    "template_menu", "lang", "analyses", "render", "skip")
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,8 @@ class SpiderArguments:
     analyses: frozenset[str] = frozenset()
     #: ``off``, ``js`` or ``auto``; None: the setting ``SKELETON_RENDER`` decides
     render: str | None = None
+    #: the URLs the user declares the crawl must not fetch (:mod:`skeleton.urlrules.skip`)
+    skip: tuple[re.Pattern[str], ...] = ()
 
     @property
     def keys(self) -> CrawlKeys:
@@ -172,7 +178,7 @@ def parse_arguments(base: str | None = None, depth: str | int | None = None,
                     model: str | None = None, mode: str = "sew", detector: str = "sew",
                     block_model: str | None = None, template_menu: str | int | None = None,
                     lang: str | None = None, analyses: str | None = None,
-                    render: str | None = None, **kwargs: Any) -> SpiderArguments:
+                    render: str | None = None, skip: str | None = None, **kwargs: Any) -> SpiderArguments:
     """Validated spider arguments; raises ``UsageError`` with a one-line message.
     The detector reads navigation blocks only when something uses them (the CHD-HD
     detectors, or ``analyses=blocks``): :func:`configure` adds them when the
@@ -195,6 +201,10 @@ def parse_arguments(base: str | None = None, depth: str | int | None = None,
         raise UsageError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     menu_n = positive_int("template_menu", template_menu, 1)
     language = _language(lang)
+    try:
+        skipped = parse_skip(skip, url)
+    except SkipError as exc:
+        raise UsageError(str(exc)) from None
     if menu_n is not None and mode != "sew":
         raise UsageError("template_menu works with mode=sew only")
     crawl = crawl or crawl_id_for(url, mode)
@@ -207,8 +217,8 @@ def parse_arguments(base: str | None = None, depth: str | int | None = None,
         sew_model = _sew_model(model) if mode == "sew" else None
         published = CrawlSettings(url, crawl, mode, max_depth, budget, dict(getattr(sew_model, "edges", None) or {}),
                                   detector, model, block_model)
-        return page_detector(SpiderArguments(published, sew_model, None, menu_n, language, chosen, rendering),
-                             "blocks" in chosen)
+        return page_detector(SpiderArguments(published, sew_model, None, menu_n, language, chosen, rendering,
+                                             skipped), "blocks" in chosen)
     except (ModelError, ModelFormatError) as exc:
         raise UsageError(str(exc)) from None
 

@@ -209,7 +209,7 @@ class SkeletonSpider(SitemapReader, scrapy.Spider):
             return self._leaf(item, "unparsable")
         final, context = canonical(response.url) or item["url"], str(response.meta.get(META_CONTEXT) or "")
         chain = [url for url in map(canonical, response.meta.get("redirect_urls", [])) if url]
-        found = analyse_page(shared.root, final, self.base, scope_filter(self.base, self.skip_actions),
+        found = analyse_page(shared.root, final, self.base, scope_filter(self.base, self.skip_actions, self.args.skip),
                              detector=self._detect(context, depth) if self.mode == "sew" else None,
                              language=response.meta.get(META_LANG), home=depth == 0, aliases=chain,
                              skip_actions=self.skip_actions, attributes=shared.attributes)
