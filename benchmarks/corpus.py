@@ -56,6 +56,15 @@ def farm_sites() -> list[CorpusSite]:
     return out
 
 
+def labelled_sites() -> list[CorpusSite]:
+    """Every labelled site whose pages are there to serve: the farm, the corpus, the fixtures."""
+    return [cs for cs in (*farm_sites(), *corpus_sites(), *fixture_sites()) if cs.serve_dir.exists()]
+
+
+#: the help of the ``--models`` option of the benchmarks that crawl with held-out models
+MODELS_HELP = "a folder of held-out models by family (farm_loo.py --save-models)"
+
+
 def family_of(site: CorpusSite) -> str:
     """The generator family of a labelled site: a farm site's ``meta.family``, a corpus
     site's :data:`CORPUS_FAMILIES` entry. The portal grammar's kinds are one family,

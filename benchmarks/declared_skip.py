@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import MODELS_HELP, CorpusSite, commit, family_of, labelled_sites  # noqa: E402
 from benchmarks.farm_loo import score  # noqa: E402
 from benchmarks.fetch_budget import BUDGET, page_kinds  # noqa: E402
 from skeleton.analysis.offline import fetch_count, find_skeleton, skeleton_edges  # noqa: E402
@@ -70,13 +70,12 @@ def crawl(cs: CorpusSite, model: Any, skip: str) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", type=Path, required=True,
-                    help="a folder of held-out models by family (farm_loo.py --save-models)")
+    ap.add_argument("--models", type=Path, required=True, help=MODELS_HELP)
     ap.add_argument("--write", action="store_true", help="write benchmarks/results/declared_skip.json")
     args = ap.parse_args()
     rows = []
-    for cs in (*farm_sites(), *corpus_sites(), *fixture_sites()):
-        if cs.name not in DECLARED or not cs.serve_dir.exists():
+    for cs in labelled_sites():
+        if cs.name not in DECLARED:
             continue
         model = load_model(args.models / f"{family_of(cs)}.json")
         without = crawl(cs, model, "")

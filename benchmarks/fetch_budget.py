@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import MODELS_HELP, CorpusSite, commit, family_of, labelled_sites  # noqa: E402
 from skeleton.analysis.offline import fetch_count, find_skeleton  # noqa: E402
 from skeleton.analysis.training import load_labelled_site, load_truth, page_id, served_page  # noqa: E402
 from skeleton.hierarchy.pagination import pager_heads  # noqa: E402
@@ -106,12 +106,11 @@ def site_budget(cs: CorpusSite, model_path: Path | None) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", type=Path, help="a folder of held-out models by family (farm_loo.py --save-models)")
+    ap.add_argument("--models", type=Path, help=MODELS_HELP)
     ap.add_argument("--sites", nargs="*", help="only these sites")
     ap.add_argument("--write", action="store_true", help="write benchmarks/results/fetch_budget.json")
     args = ap.parse_args()
-    sites = [cs for cs in (*farm_sites(), *corpus_sites(), *fixture_sites())
-             if cs.serve_dir.exists() and (not args.sites or cs.name in args.sites)]
+    sites = [cs for cs in labelled_sites() if not args.sites or cs.name in args.sites]
     rows = []
     for cs in sites:
         path = args.models / f"{family_of(cs)}.json" if args.models is not None else None

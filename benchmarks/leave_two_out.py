@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import CorpusSite, commit, family_of, labelled_sites  # noqa: E402
 from benchmarks.farm_loo import score  # noqa: E402
 from skeleton.analysis.offline import find_skeleton, skeleton_edges  # noqa: E402
 from skeleton.analysis.training import labelled_edges, load_labelled_site, load_truth  # noqa: E402
@@ -95,7 +95,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="edge models trained in this many processes")
     ap.add_argument("--write", action="store_true", help="write benchmarks/results/leave_two_out.json")
     args = ap.parse_args()
-    sites = {cs.name: cs for cs in (*farm_sites(), *corpus_sites(), *fixture_sites()) if cs.serve_dir.exists()}
+    sites = {cs.name: cs for cs in labelled_sites()}
     family = {name: family_of(cs) for name, cs in sites.items()}
     families = sorted(set(family.values()))
     t0 = time.perf_counter()

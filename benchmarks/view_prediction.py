@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import CorpusSite, commit, corpus_sites, family_of, farm_sites, fixture_sites  # noqa: E402
+from benchmarks.corpus import MODELS_HELP, CorpusSite, commit, family_of, labelled_sites  # noqa: E402
 from benchmarks.farm_loo import score  # noqa: E402
 from benchmarks.fetch_budget import BUDGET, page_kinds  # noqa: E402
 from skeleton.analysis.offline import PageResult, fetch_count, find_skeleton, skeleton_edges  # noqa: E402
@@ -260,14 +260,11 @@ def word_rules(sites: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", type=Path, required=True,
-                    help="a folder of held-out models by family (farm_loo.py --save-models)")
+    ap.add_argument("--models", type=Path, required=True, help=MODELS_HELP)
     ap.add_argument("--write", action="store_true", help="write benchmarks/results/view_prediction.json")
     args = ap.parse_args()
     oracle, sites = [], {}
-    for cs in (*farm_sites(), *corpus_sites(), *fixture_sites()):
-        if not cs.serve_dir.exists():
-            continue
+    for cs in labelled_sites():
         model = load_model(args.models / f"{family_of(cs)}.json")
         labelled = load_labelled_site(cs.truth, cs.serve_dir, cs.name, redirects=True)
         pages = list(find_skeleton(cs.start_url, labelled.fetch, model, scope=cs.scope))

@@ -76,6 +76,17 @@ def test_the_readme_accuracy_line_gives_the_farm_tables_figures() -> None:
     pairs = json.loads((ROOT / "benchmarks" / "results" / "leave_two_out.json").read_text("utf-8"))["summary"]
     assert (f"the mean is {pairs['pair_mean']:.3f} and {_count(len(pairs['sites_under_bar']), 'site')} "
             "(all blogs) fall under 0.85") in text
+    views = json.loads((ROOT / "benchmarks" / "results" / "view_prediction.json").read_text("utf-8"))
+    held = [p for p in views["prediction"] if p["features"] == "links" and p["training"] == "held out by family"]
+    over = {len(p["sites_over"]) for p in held}
+    losing = sorted(len(p["sites_losing"]) for p in held)
+    assert len(over) == 1 and (f"leaves {over.pop()} of those sites over and stops reaching true pages on "
+                               f"{losing[0]} to {losing[-1]} sites") in text
+    declared = [r for r in json.loads((ROOT / "benchmarks" / "results" / "declared_skip.json").read_text("utf-8"))["rows"]
+                if r["first"]]
+    under = sum(r["with"]["fetched_per_true"] <= 1.3 for r in declared)
+    worse = sum(r["with"]["edge_f1"] < r["without"]["edge_f1"] for r in declared)
+    assert f"{under} of the {len(declared)} sites fetch at most 1.3 pages per true page" in text and worse == 0
 
 
 def test_the_readme_quick_start_runs_as_written(serve, tmp_path: Path) -> None:
